@@ -1,0 +1,1 @@
+"""Magisterium AI for Discord."""

@@ -1,0 +1,184 @@
+"""One exception hierarchy for everything that can go wrong talking to Magisterium.
+
+Magisterium's JSON-RPC codes are mapped explicitly: stock A2A libraries give -32002..-32005
+other meanings (-32002 is "task not cancelable" in the A2A spec, "skill not found" here).
+No message built here ever contains a bearer token.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class A2AError(Exception):
+    """Base of every error raised by the A2A client.
+
+    ``retryable`` says whether repeating the same request (same ``messageId``) may succeed.
+    """
+
+    retryable: ClassVar[bool] = False
+    code: int | None = None
+    http_status: int | None = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: int | None = None,
+        http_status: int | None = None,
+        data: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.http_status = http_status
+        self.data = data
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(message={self.message!r}, code={self.code}, "
+            f"http_status={self.http_status})"
+        )
+
+
+# --- transport: nothing usable came back ----------------------------------------------------
+
+
+class TransportError(A2AError):
+    """The request did not complete: connection, timeout or pool trouble."""
+
+    retryable = True
+
+
+class UpstreamConnectError(TransportError):
+    pass
+
+
+class UpstreamReadTimeout(TransportError):
+    pass
+
+
+class UpstreamPoolTimeout(TransportError):
+    pass
+
+
+class DeadlineExceeded(A2AError):
+    """The caller's overall time budget ran out (across retries)."""
+
+
+# --- the body was not a usable JSON-RPC answer -------------------------------------------------
+
+
+class MalformedResponse(A2AError):
+    """Non-JSON, truncated JSON, a JSON-RPC envelope without result/error, or a result that is
+    not a task."""
+
+
+class HTTPStatusError(A2AError):
+    """An HTTP error status without a usable JSON-RPC error body."""
+
+
+class UpstreamServerError(HTTPStatusError):
+    """5xx, including a proxy's HTML 502 page."""
+
+    retryable = True
+
+
+# --- JSON-RPC errors with Magisterium's codes --------------------------------------------------
+
+
+class RPCError(A2AError):
+    """A JSON-RPC error object; subclasses name Magisterium's codes."""
+
+
+class ParseError(RPCError):
+    code = -32700
+
+
+class InvalidRequest(RPCError):
+    code = -32600
+
+
+class MethodNotFound(RPCError):
+    code = -32601
+
+
+class InvalidParams(RPCError):
+    """Missing/invalid params, and also ``Invalid state transition`` from ``tasks/cancel``."""
+
+    code = -32602
+
+
+class InternalError(RPCError):
+    code = -32603
+    retryable = True
+
+
+class TaskNotFound(RPCError):
+    code = -32001
+
+
+class SkillNotFound(RPCError):
+    code = -32002
+
+
+class RateLimited(RPCError):
+    """Too many requests. ``retry_after`` is in seconds, ``None`` when the server gave none."""
+
+    code = -32003
+    retryable = True
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class Unauthorized(RPCError):
+    """The bearer token is missing, invalid or revoked (HTTP 401)."""
+
+    code = -32004
+
+
+class PlanRequired(RPCError):
+    """The token's account has no paid plan (HTTP 403)."""
+
+    code = -32005
+
+
+class UnknownRPCError(RPCError):
+    """A JSON-RPC error code this client does not know."""
+
+
+class TaskFailed(A2AError):
+    """The skill ran and failed; ``reason`` is the task's ``status.message`` text."""
+
+    def __init__(self, reason: str, *, task_id: str | None = None) -> None:
+        super().__init__(f"task failed: {reason}" if reason else "task failed")
+        self.reason = reason
+        self.task_id = task_id
+
+
+RPC_ERRORS_BY_CODE: dict[int, type[RPCError]] = {
+    cls.code: cls
+    for cls in (
+        ParseError,
+        InvalidRequest,
+        MethodNotFound,
+        InvalidParams,
+        InternalError,
+        TaskNotFound,
+        SkillNotFound,
+        RateLimited,
+        Unauthorized,
+        PlanRequired,
+    )
+    if cls.code is not None
+}
+
+# HTTP statuses whose meaning is fixed whatever the body says (or fails to say).
+ERRORS_BY_HTTP_STATUS: dict[int, type[RPCError]] = {
+    401: Unauthorized,
+    403: PlanRequired,
+    429: RateLimited,
+}

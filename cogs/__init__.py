@@ -1,0 +1,1 @@
+"""Discord cogs, one package per skill."""
