@@ -89,7 +89,11 @@ def test_magisterium_codes_are_not_the_a2a_spec_meanings() -> None:
         (404, b"not found", errors.HTTPStatusError),
         (500, b"oops", errors.UpstreamServerError),
         (500, _rpc_error(-32603, "Internal error"), errors.InternalError),
-        (502, b"<html><body><h1>502 Bad Gateway</h1>nginx</body></html>", errors.UpstreamServerError),
+        (
+            502,
+            b"<html><body><h1>502 Bad Gateway</h1>nginx</body></html>",
+            errors.UpstreamServerError,
+        ),
         (503, b"", errors.UpstreamServerError),
     ],
 )
@@ -129,7 +133,7 @@ async def test_rate_limit_retry_after_header(header: str, expected: float | None
     [
         (b"\x00\x01garbage", "not valid JSON"),
         (b'{"jsonrpc": "2.0", "id": 1, "result": {"kind": "ta', "not valid JSON"),
-        (b'[1, 2, 3]', "not a JSON-RPC result"),
+        (b"[1, 2, 3]", "not a JSON-RPC result"),
         (b'{"jsonrpc": "2.0", "id": 1}', "not a JSON-RPC result"),
         (b'{"jsonrpc": "2.0", "id": 1, "result": "hello"}', "not a task"),
         (
@@ -211,7 +215,11 @@ async def test_request_is_a_json_rpc_message_send() -> None:
         assert request.headers["Content-Type"] == "application/json"
         return httpx.Response(
             200,
-            json={"jsonrpc": "2.0", "id": 1, "result": {"id": "t", "status": {"state": "completed"}}},
+            json={
+                "jsonrpc": "2.0",
+                "id": 1,
+                "result": {"id": "t", "status": {"state": "completed"}},
+            },
         )
 
     await _send(_client(handle))

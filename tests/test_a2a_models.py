@@ -61,9 +61,7 @@ def test_missing_optional_fields_default() -> None:
 
 
 def test_message_serialises_camel_case_with_skill_metadata() -> None:
-    message = Message.from_user(
-        [TextPart(text="hi")], skill_id="document_search", context_id="ctx"
-    )
+    message = Message.from_user([TextPart(text="hi")], skill_id="document_search", context_id="ctx")
     wire = json.loads(message.model_dump_json(exclude_none=True))
     assert wire == {
         "role": "user",

@@ -64,7 +64,12 @@ def test_documented_citation_shape() -> None:
 
 def test_other_citation_shapes_keep_what_is_present() -> None:
     odd = parse_citation({"name": "CCC", "link": "https://x.org", "pages": "12-14"}, position=2)
-    assert (odd.number, odd.title, odd.url, odd.extra) == (3, "CCC", "https://x.org", {"pages": "12-14"})
+    assert (odd.number, odd.title, odd.url, odd.extra) == (
+        3,
+        "CCC",
+        "https://x.org",
+        {"pages": "12-14"},
+    )
     numbered = parse_citation({"number": "4", "title": "DV"}, position=0)
     assert numbered.number == 4
     assert parse_citation("Summa Theologiae", position=1).title == "Summa Theologiae"
@@ -112,7 +117,9 @@ def test_search_results_skip_malformed_hits() -> None:
 
 def test_document_and_not_found() -> None:
     doc = parse_document(
-        _task(_text("Body."), _data({"id": "9", "title": "DV", "author": "Vatican II", "ref": "DV"})),
+        _task(
+            _text("Body."), _data({"id": "9", "title": "DV", "author": "Vatican II", "ref": "DV"})
+        ),
         "9",
     )
     assert isinstance(doc, Document)

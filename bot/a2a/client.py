@@ -47,6 +47,7 @@ class A2AClient:
         clock: Clock = SYSTEM_CLOCK,
         rng: random.Random | None = None,
         deadline: float = DEFAULT_DEADLINE,
+        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
     ) -> None:
         self._http = http
         self._url = url
@@ -54,6 +55,7 @@ class A2AClient:
         self._clock = clock
         self._rng = rng or random.Random()
         self._deadline = deadline
+        self._timeout = timeout
         self._ids = itertools.count(1)
 
     def __repr__(self) -> str:
@@ -112,11 +114,12 @@ class A2AClient:
     async def _attempt(
         self, method: str, body: bytes, headers: dict[str, str], remaining: float
     ) -> Task:
+        limits = self._timeout
         timeout = httpx.Timeout(
-            connect=min(DEFAULT_TIMEOUT.connect or remaining, remaining),
-            read=min(DEFAULT_TIMEOUT.read or remaining, remaining),
-            write=min(DEFAULT_TIMEOUT.write or remaining, remaining),
-            pool=min(DEFAULT_TIMEOUT.pool or remaining, remaining),
+            connect=min(limits.connect or remaining, remaining),
+            read=min(limits.read or remaining, remaining),
+            write=min(limits.write or remaining, remaining),
+            pool=min(limits.pool or remaining, remaining),
         )
         try:
             async with asyncio.timeout(remaining):
@@ -125,18 +128,27 @@ class A2AClient:
                 )
         except TimeoutError:
             raise errors.DeadlineExceeded(f"{method}: deadline passed during the request") from None
-        except httpx.ConnectError as exc:
-            raise errors.UpstreamConnectError(f"{method}: cannot connect ({exc})") from None
-        except httpx.ConnectTimeout:
-            raise errors.UpstreamConnectError(f"{method}: connect timed out") from None
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise errors.UpstreamConnectError(f"{method}: cannot connect ({_cause(exc)})") from None
         except httpx.PoolTimeout:
             raise errors.UpstreamPoolTimeout(f"{method}: no free connection in the pool") from None
-        except httpx.TimeoutException:
-            raise errors.UpstreamReadTimeout(f"{method}: upstream timed out") from None
+        except httpx.TimeoutException as exc:
+            raise errors.UpstreamReadTimeout(
+                f"{method}: upstream timed out ({_cause(exc)})"
+            ) from None
         except httpx.TransportError as exc:
-            raise errors.TransportError(f"{method}: {type(exc).__name__}") from None
+            raise errors.TransportError(f"{method}: {_cause(exc)}") from None
         log.debug("A2A %s -> HTTP %d", method, response.status_code)
         return parse_response(method, response)
+
+
+def _cause(exc: Exception) -> str:
+    """The underlying error's class name: the aiohttp transport maps several onto one httpx class.
+
+    Only class names, never ``str(exc)``: that is not ours to vouch for.
+    """
+    cause = exc.__cause__
+    return type(cause).__name__ if cause is not None else type(exc).__name__
 
 
 def parse_response(method: str, response: httpx.Response) -> Task:

@@ -112,6 +112,8 @@ def _not_found(task: Task, skill: str, query: str) -> NotFound | None:
 def _str(value: Any) -> str | None:
     if value is None or isinstance(value, dict | list):
         return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # protobuf-based peers turn every integer into a float
     text = str(value).strip()
     return text or None
 

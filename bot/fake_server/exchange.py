@@ -1,0 +1,127 @@
+"""One request through the fake: faults, auth, JSON-RPC, rate limits, skills, recording."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bot.fake_server import rpc
+from bot.fake_server.answers import ARTIFACT_NAME, huge_parts
+from bot.fake_server.faults import (
+    CONTENT_FAULTS,
+    ENVELOPE_FAULTS,
+    PRE_FAULTS,
+    Fault,
+    FaultRule,
+)
+from bot.fake_server.hostile import hostile_answer, poison
+from bot.fake_server.messages import (
+    RequestFacts,
+    UserMessage,
+    data_of,
+    request_facts,
+    task_id,
+    text_of,
+    user_message,
+)
+from bot.fake_server.replies import Reply, error_reply, fault_reply, not_a_task, result_reply
+from bot.fake_server.replies import truncated as truncate
+from bot.fake_server.rpc import JsonDict, RpcError
+from bot.fake_server.skills import SKILLS, Request
+from bot.fake_server.tasks import artifact, completed_task, failed_task, new_id
+
+if TYPE_CHECKING:
+    from bot.fake_server.fake import FakeMagisterium
+
+log = logging.getLogger(__name__)
+_UNPARSED = object()
+
+
+class Exchange:
+    """Answers one POST to the A2A endpoint and records it in `fake.requests`."""
+
+    def __init__(self, fake: FakeMagisterium, body: bytes, token: str | None) -> None:
+        self.fake = fake
+        self.token = token
+        try:
+            self.payload: Any = json.loads(body)
+        except (UnicodeDecodeError, ValueError):
+            self.payload = _UNPARSED
+        self.facts: RequestFacts = request_facts(self.payload)
+        self.rpc_id = rpc.request_id(self.payload)
+        self.applied: list[Fault] = []
+
+    def _take(self, kinds: frozenset[Fault], skill: str | None = None) -> FaultRule | None:
+        rule = self.fake.faults.take(kinds, self.facts.method, skill or self.facts.skill)
+        if rule is not None:
+            self.applied.append(rule.kind)
+            log.info("fake fault %s on %s", rule.kind, self.facts.method or "<unparsed>")
+        return rule
+
+    def run(self) -> Reply:
+        facts = self.facts
+        delay = self.fake.latency + self.fake.faults.take_latency(facts.method, facts.skill)
+        if delay > self.fake.latency:
+            self.applied.append(Fault.LATENCY)
+        rule = self._take(PRE_FAULTS)
+        reply = fault_reply(rule, self.rpc_id) if rule else self._answer()
+        reply.delay = delay
+        self.fake.record(facts, self.token, reply, self.applied)
+        log.debug("fake %s %s -> HTTP %d", facts.method, facts.skill, reply.status)
+        return reply
+
+    def _answer(self) -> Reply:
+        try:
+            owner = self.fake.accounts.authorize(self.token)
+            if self.payload is _UNPARSED:
+                raise RpcError(rpc.PARSE_ERROR)
+            request = rpc.envelope(self.payload)
+            result = self._dispatch(owner, request)
+        except RpcError as error:
+            return error_reply(None if error.code == rpc.PARSE_ERROR else self.rpc_id, error)
+        rule = self._take(ENVELOPE_FAULTS)
+        if rule is not None and rule.kind is Fault.NOT_A_TASK:
+            result = not_a_task(result)
+        reply = result_reply(request.id, result)
+        return truncate(reply) if rule is not None and rule.kind is Fault.TRUNCATED_JSON else reply
+
+    def _dispatch(self, owner: str, request: rpc.Envelope) -> JsonDict:
+        if request.method == "message/send":
+            return self._send(owner, user_message(request.params))
+        task = self.fake.tasks.get(owner, task_id(request.params))
+        if task is None:
+            raise RpcError(rpc.TASK_NOT_FOUND)
+        if request.method == "tasks/cancel":
+            # Every task is terminal by the time anyone holds its id.
+            raise RpcError(rpc.INVALID_PARAMS, "Invalid state transition")
+        return task
+
+    def _send(self, owner: str, message: UserMessage) -> JsonDict:
+        skill = SKILLS.get(message.skill)
+        if skill is None:
+            raise RpcError(rpc.SKILL_NOT_FOUND, data={"skillId": message.skill})
+        self.fake.check_rate(owner, skill.id)
+        context_id = message.context_id or new_id()
+        previous = self.fake.tasks.previous_query(owner, context_id)
+        result = skill.run(Request(message.parts, previous, self.fake.today()))
+        task = self._task(message, context_id, result)
+        self.fake.count_rate(owner, skill.id)
+        self.fake.tasks.put(owner, task)
+        query = text_of(message.parts) or json.dumps(data_of(message.parts))
+        self.fake.tasks.remember_query(owner, context_id, query)
+        return task
+
+    def _task(self, message: UserMessage, context_id: str, result: JsonDict) -> JsonDict:
+        rule = self._take(CONTENT_FAULTS, message.skill)
+        if rule is None:
+            return completed_task(message, context_id, result)
+        if rule.kind is Fault.FAILED_TASK:
+            return failed_task(message, context_id, str(rule.params["reason"]))
+        if rule.kind is Fault.HUGE_ANSWER:
+            result = artifact(ARTIFACT_NAME, huge_parts(text_of(message.parts)))
+        elif message.skill == "catholic_qa":
+            result = hostile_answer()
+        else:
+            result = poison(result)
+        return completed_task(message, context_id, result)

@@ -1,0 +1,129 @@
+"""The five skills: their catalogue entries and what each returns for a message's parts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import NamedTuple
+
+from bot.fake_server import answers, corpus
+from bot.fake_server.dates import parse_supported
+from bot.fake_server.martyrology import NOT_FOUND as NO_MARTYROLOGY
+from bot.fake_server.martyrology import format_martyrology
+from bot.fake_server.messages import data_of, text_of
+from bot.fake_server.readings import NOT_FOUND as NO_READINGS
+from bot.fake_server.readings import format_readings
+from bot.fake_server.rpc import JsonDict, invalid_params
+from bot.fake_server.tasks import artifact, data_part, text_part
+
+DOCUMENT_NOT_FOUND = "Document not found."
+
+
+class Request(NamedTuple):
+    parts: list[JsonDict]
+    previous_query: str | None  # the last query of this contextId, if any
+    today: date
+
+
+class Skill(NamedTuple):
+    id: str
+    name: str
+    description: str
+    examples: tuple[str, ...]
+    run: Callable[[Request], JsonDict]
+
+
+def _require_text(request: Request, skill: str) -> str:
+    text = text_of(request.parts)
+    if not text:
+        raise invalid_params(f"{skill} needs a text part")
+    return text
+
+
+def catholic_qa(request: Request) -> JsonDict:
+    question = _require_text(request, "catholic_qa")
+    parts = answers.answer_parts(question, request.previous_query)
+    return artifact(answers.ARTIFACT_NAME, parts)
+
+
+def document_search(request: Request) -> JsonDict:
+    hits = corpus.search(_require_text(request, "document_search"))
+    results = [{"id": d.id, "url": d.url, "title": d.title} for d in hits]
+    return artifact("search_results", [data_part({"results": results})])
+
+
+def document_fetch(request: Request) -> JsonDict:
+    doc_id = data_of(request.parts).get("id")
+    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+        doc_id = str(doc_id)
+    if not isinstance(doc_id, str) or not doc_id.strip():
+        doc_id = text_of(request.parts)
+    if not doc_id:
+        raise invalid_params('document_fetch needs a data part {"id": ...} or a text part')
+    doc = corpus.DOCUMENTS.get(doc_id.strip())
+    if doc is None:
+        return artifact("document", [text_part(DOCUMENT_NOT_FOUND)])
+    meta = {"id": doc.id, "title": doc.title, "author": doc.author, "ref": doc.ref}
+    body = f"# {doc.title}\n\n{doc.body}"
+    return artifact("document", [text_part(body), data_part(meta)])
+
+
+def _date_query(request: Request, skill: str) -> str:
+    given = data_of(request.parts).get("date")
+    if isinstance(given, str) and given.strip():
+        return given
+    return _require_text(request, skill)
+
+
+def liturgical_readings(request: Request) -> JsonDict:
+    day = parse_supported(_date_query(request, "liturgical_readings"), request.today)
+    text = NO_READINGS if day is None else format_readings(day)
+    return artifact("mass_readings", [text_part(text)])
+
+
+def saints_of_the_day(request: Request) -> JsonDict:
+    day = parse_supported(_date_query(request, "saints_of_the_day"), request.today)
+    text = NO_MARTYROLOGY if day is None else format_martyrology(day)
+    return artifact("martyrology", [text_part(text)])
+
+
+SKILLS: dict[str, Skill] = {
+    s.id: s
+    for s in (
+        Skill(
+            "catholic_qa",
+            "Catholic Q&A",
+            "Ask a question in natural language; get a long-form answer with citations.",
+            ("What does the Church teach about the Eucharist?",),
+            catholic_qa,
+        ),
+        Skill(
+            "document_search",
+            "Document search",
+            "Find Church documents matching a query; use a result id with document_fetch.",
+            ("human dignity",),
+            document_search,
+        ),
+        Skill(
+            "document_fetch",
+            "Document fetch",
+            "Full text and metadata of a document by id.",
+            ('{"id": "12345"}',),
+            document_fetch,
+        ),
+        Skill(
+            "liturgical_readings",
+            "Liturgical readings",
+            "Catholic Mass readings for a date given in natural language.",
+            ("today", "next Sunday", "Easter Sunday 2026"),
+            liturgical_readings,
+        ),
+        Skill(
+            "saints_of_the_day",
+            "Saints of the day",
+            "Saints commemorated on a date, from the Roman Martyrology.",
+            ('{"date": "2026-03-19"}', "tomorrow"),
+            saints_of_the_day,
+        ),
+    )
+}
