@@ -8,6 +8,8 @@ import pytest
 
 from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
 
+pytest_plugins = ("tests.harness.fixtures",)
+
 
 @pytest.fixture
 def fake() -> FakeMagisterium:

@@ -1,0 +1,1 @@
+"""Subcommands of ``python -m bot`` that run the bot itself."""

@@ -1,0 +1,65 @@
+"""`python -m bot run` and `python -m bot sync [--guild ID]`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+import discord
+
+from bot.app import create_bot
+from bot.cli.common import CLIError, discord_token, fail, load_settings
+
+log = logging.getLogger(__name__)
+
+
+def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run_parser = commands.add_parser("run", help="connect to Discord and serve")
+    run_parser.set_defaults(handler=run)
+    sync_parser = commands.add_parser(
+        "sync",
+        help="register the slash commands with Discord (never done on start)",
+        description="Without --guild, syncs global commands (they can take a while to appear "
+        "everywhere); with --guild (or DEV_GUILD_ID), copies them to that server for testing.",
+    )
+    sync_parser.add_argument("--guild", type=int, metavar="ID", help="a server id to sync to")
+    sync_parser.set_defaults(handler=sync)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+        token = discord_token(settings)
+    except CLIError as error:
+        return fail(error)
+
+    async def serve() -> None:
+        async with create_bot(settings) as bot:
+            await bot.start(token)
+
+    asyncio.run(serve())
+    return 0
+
+
+def sync(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+        token = discord_token(settings)
+    except CLIError as error:
+        return fail(error)
+    guild_id = args.guild or settings.dev_guild_id
+
+    async def register() -> int:
+        async with create_bot(settings) as bot:
+            await bot.login(token)  # HTTP only: runs setup_hook, opens no gateway
+            guild = discord.Object(id=guild_id) if guild_id else None
+            if guild is not None:
+                bot.tree.copy_global_to(guild=guild)
+            synced = await bot.tree.sync(guild=guild)
+            return len(synced)
+
+    count = asyncio.run(register())
+    where = f"server {guild_id}" if guild_id else "all servers and DMs (global)"
+    print(f"synced {count} commands to {where}")
+    return 0

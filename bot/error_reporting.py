@@ -1,0 +1,61 @@
+"""One path from any error in an interaction to one clear, private message.
+
+Used by the command tree and by every view and modal: known errors get their explanation,
+anything else a generic message with an error id, and the traceback goes only to the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.render.look import error_embed
+from bot.respond import send_private
+from bot.user_errors import UserMessage, message_for
+
+log = logging.getLogger(__name__)
+
+GENERIC = UserMessage(
+    "Something went wrong",
+    "That did not work, and it is not your fault. Try again in a moment; if it keeps "
+    "happening, give the error id below to the bot's operator.",
+)
+
+
+def _message_for_check(error: BaseException) -> UserMessage | None:
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return UserMessage("Servers only", "This command works in servers, not in DMs.")
+    if isinstance(error, app_commands.MissingPermissions | app_commands.BotMissingPermissions):
+        missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        who = "I need" if isinstance(error, app_commands.BotMissingPermissions) else "You need"
+        return UserMessage("Missing permission", f"{who}: {missing}.")
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return UserMessage("Slow down", f"Try again in {error.retry_after:.0f} seconds.")
+    if isinstance(error, app_commands.TransformerError):
+        return UserMessage("That value did not work", "Check what you typed and try again.")
+    if isinstance(error, app_commands.CheckFailure):
+        return UserMessage("Not available here", "You cannot use this command here.")
+    return None
+
+
+async def report_interaction_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, where: str
+) -> None:
+    """Tell the user what went wrong (privately) and log it; never raises."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    message = message_for(error) or _message_for_check(error)
+    error_id = None
+    if message is None:
+        error_id = secrets.token_hex(4)
+        message = GENERIC
+        log.error("unexpected error %s in %s", error_id, where, exc_info=error)
+    else:
+        log.info("%s failed: %s", where, type(error).__name__)
+    await send_private(
+        interaction, embed=error_embed(message.title, message.text, error_id=error_id)
+    )

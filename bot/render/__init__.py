@@ -1,0 +1,1 @@
+"""Discord presentation: embeds within limits, splitting, citations, pager."""

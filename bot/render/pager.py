@@ -1,0 +1,135 @@
+"""A paginator: ◀ / page x/y / ▶ over a list of embeds, plus "Send as file".
+
+Only the person who ran the command may use its buttons (extra items added by callers
+included); the file button is open to everyone, since it only sends a private copy of what the
+message already shows. On timeout the buttons are disabled through the newest interaction token
+(a page turn refreshes the 15-minute window), so a pager that was used late still greys out.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ui.select import BaseSelect
+from discord.utils import MISSING
+
+from bot.render.embeds import notice_embed
+from bot.render.files import text_file
+from bot.render.views import BaseView
+
+log = logging.getLogger(__name__)
+
+NOT_OWNER = "Only the person who ran this command can turn its pages."
+
+_Button = discord.ui.Button["Paginator"]
+_Disableable = (discord.ui.Button, BaseSelect)
+
+
+class Paginator(BaseView):
+    def __init__(
+        self,
+        pages: list[discord.Embed],
+        *,
+        author_id: int,
+        full_text: str | None,
+        filename: str,
+        timeout: float = 600,
+    ) -> None:
+        super().__init__(timeout=timeout)
+        self.pages = pages or [notice_embed("Nothing to show", "There is nothing on this page.")]
+        self.author_id = author_id
+        self.full_text = full_text
+        self.filename = filename
+        self.index = 0
+        # Custom ids anyone may use; callers can add their own public items here.
+        self.public_custom_ids = {self.send_file.custom_id}
+        self._edit_via: discord.Interaction[Any] | discord.WebhookMessage | None = None
+        if len(self.pages) == 1:
+            for item in (self.previous, self.counter, self.next_page):
+                self.remove_item(item)
+        if full_text is None:
+            self.remove_item(self.send_file)
+        self._sync()
+
+    # --- state -----------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> discord.Embed:
+        return self.pages[self.index]
+
+    def show(self, index: int) -> discord.Embed:
+        """Move to page ``index`` (clamped) and update the buttons to match."""
+        self.index = max(0, min(index, len(self.pages) - 1))
+        self._sync()
+        return self.current
+
+    def _sync(self) -> None:
+        self.previous.disabled = self.index == 0
+        self.next_page.disabled = self.index == len(self.pages) - 1
+        self.counter.label = f"Page {self.index + 1}/{len(self.pages)}"
+
+    def disable_all(self) -> None:
+        for item in self.children:
+            if isinstance(item, _Disableable) and not getattr(item, "url", None):
+                item.disabled = True
+
+    # --- Discord ---------------------------------------------------------------------------------
+
+    async def send(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+        """Send the first page: as a followup after a defer, else as the response."""
+        view = self if self.children else MISSING
+        if interaction.response.is_done():
+            self._edit_via = await interaction.followup.send(
+                embed=self.current, view=view, ephemeral=ephemeral, wait=True
+            )
+        else:
+            await interaction.response.send_message(
+                embed=self.current, view=view, ephemeral=ephemeral
+            )
+            self._edit_via = interaction
+        if not self.children:
+            self.stop()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id == self.author_id:
+            return True
+        data: dict[str, Any] = dict(interaction.data or {})
+        if data.get("custom_id") in self.public_custom_ids:
+            return True
+        await interaction.response.send_message(NOT_OWNER, ephemeral=True)
+        return False
+
+    async def on_timeout(self) -> None:
+        self.disable_all()
+        target = self._edit_via
+        try:
+            if isinstance(target, discord.Interaction):
+                await target.edit_original_response(view=self)
+            elif target is not None:
+                await target.edit(view=self)
+        except discord.HTTPException as exc:  # message deleted, token expired: nothing to grey
+            log.info("pager buttons not disabled: HTTP %s code %s", exc.status, exc.code)
+
+    async def _turn(self, interaction: discord.Interaction[Any], index: int) -> None:
+        self.show(index)
+        self._edit_via = interaction
+        await interaction.response.edit_message(embed=self.current, view=self)
+
+    @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary, row=0)
+    async def previous(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+        await self._turn(interaction, self.index - 1)
+
+    @discord.ui.button(label="Page 1/1", style=discord.ButtonStyle.secondary, row=0, disabled=True)
+    async def counter(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+        await interaction.response.defer()  # disabled: Discord never sends this click
+
+    @discord.ui.button(label="Next ▶", style=discord.ButtonStyle.secondary, row=0)
+    async def next_page(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+        await self._turn(interaction, self.index + 1)
+
+    @discord.ui.button(label="Send as file", emoji="📄", style=discord.ButtonStyle.secondary, row=0)
+    async def send_file(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+        text = self.full_text or ""
+        await interaction.response.send_message(file=text_file(self.filename, text), ephemeral=True)

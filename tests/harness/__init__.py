@@ -1,0 +1,59 @@
+"""The project's offline interaction harness on top of dpytest.
+
+Real INTERACTION_CREATE / MESSAGE_CREATE payloads go through discord.py's own parser, command
+tree and view store; a fake Discord records every request discord.py makes and answers like
+Discord. See :class:`Harness` and the ``harness`` fixture in ``tests.harness.fixtures``.
+
+    pytest_plugins = ("tests.harness.fixtures",)
+
+    async def test_help(harness: Harness) -> None:
+        result = await harness.slash("help")
+        assert result.callback_type == 4 and result.ephemeral
+
+    # elsewhere:
+    user = harness.user(name="jeanne", locale="fr")
+    result = await harness.slash("account link", user=user, dm=True)
+    opened = await harness.slash("ask", question="...", private=True)
+    clicked = await harness.click(opened, "some:custom_id")       # button / DynamicItem
+    picked = await harness.select(opened, "some:select", ["value"])
+    sent = await harness.submit_modal(opened_modal, {"field_id": "text"})
+    choices = await harness.autocomplete("readings", "date", "tom")
+    quoted = await harness.context_menu("Ask Magisterium", target_message=result.message)
+    exchange = await harness.dm_message(user, "hello")
+
+Modules: ``world`` (dpytest under an AutoShardedBot), ``fake_discord`` (the recording webhook
+adapter and Discord's answers), ``limits`` (Discord's 50035 checks), ``commands`` (finding
+commands, building options from ``to_dict``), ``inputs`` (entities, selects, modal fields),
+``tasks`` (awaiting discord.py's tasks), ``results`` (what tests read), ``wire`` (payload
+shapes), ``records`` (what the fake Discord stores), ``fixtures`` (pytest fixtures).
+"""
+
+from tests.harness.commands import CommandUnavailable, InvalidOptions
+from tests.harness.harness import Harness, HarnessError
+from tests.harness.records import RecordedFile, RecordedRequest
+from tests.harness.results import (
+    AutocompleteChoices,
+    InteractionResult,
+    MessageExchange,
+    ModalInfo,
+    SentMessage,
+)
+from tests.harness.tasks import SettleTimeout
+from tests.harness.wire import HarnessUser, Place
+
+__all__ = [
+    "AutocompleteChoices",
+    "CommandUnavailable",
+    "Harness",
+    "HarnessError",
+    "HarnessUser",
+    "InteractionResult",
+    "InvalidOptions",
+    "MessageExchange",
+    "ModalInfo",
+    "Place",
+    "RecordedFile",
+    "RecordedRequest",
+    "SentMessage",
+    "SettleTimeout",
+]

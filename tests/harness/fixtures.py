@@ -1,0 +1,44 @@
+"""Pytest fixtures: the real bot from ``create_bot``, wired to the fake Magisterium.
+
+Use them from a test module with ``from tests.harness.fixtures import harness`` (or list the
+module in ``pytest_plugins`` of the root conftest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.app import MagisteriumBot, create_bot
+from bot.fake_server import RunningFakeServer
+from bot.settings import Settings
+from tests.harness.harness import Harness
+
+
+def harness_settings(api_url: str, **overrides: Any) -> Settings:
+    """Settings for a test bot: nothing read from ``.env``; no tokens; one process."""
+    values: dict[str, Any] = {
+        "magisterium_api_url": api_url,
+        "discord_token": None,
+        "magisterium_token": None,
+        "shard_count": None,
+        "shard_ids": None,
+        "dev_guild_id": None,
+        **overrides,
+    }
+    return Settings(_env_file=None, **values)
+
+
+@pytest.fixture
+def harness_bot(fake_server: RunningFakeServer) -> MagisteriumBot:
+    """The real bot, built by ``create_bot`` against the fake Magisterium; not yet started."""
+    return create_bot(harness_settings(fake_server.url))
+
+
+@pytest.fixture
+async def harness(harness_bot: MagisteriumBot) -> AsyncIterator[Harness]:
+    """A started :class:`Harness` around :func:`harness_bot` (setup_hook run, loops stopped)."""
+    async with Harness.start(harness_bot) as started:
+        yield started

@@ -1,0 +1,62 @@
+"""Settings come from the environment; the CLI fails clearly without what it needs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.app import create_bot
+from bot.settings import Settings
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-secret-1")
+    monkeypatch.setenv("MAGISTERIUM_API_URL", "http://127.0.0.1:9/api/v1/a2a")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "2, 3")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.magisterium_api_url == "http://127.0.0.1:9/api/v1/a2a"
+    assert settings.shard_count == 4 and settings.shard_ids == [2, 3]
+    assert "discord-secret-1" not in repr(settings) and "discord-secret-1" not in str(settings)
+
+
+def test_bot_takes_shards_and_silences_mentions() -> None:
+    bot = create_bot(Settings(_env_file=None, shard_count=4, shard_ids=[1, 3]))  # type: ignore[call-arg]
+    assert bot.shard_count == 4 and bot.shard_ids == [1, 3]
+    assert bot.allowed_mentions is not None
+    assert bot.allowed_mentions.to_dict() == {"parse": []}
+    assert not bot.intents.message_content and not bot.intents.members
+
+
+@pytest.mark.parametrize("command", ["run", "sync"])
+def test_commands_needing_discord_say_which_setting_is_missing(
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([command]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_invalid_settings_are_one_readable_line(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SHARD_COUNT", "zero")
+    assert main(["sync"]) == 2
+    err = capsys.readouterr().err
+    assert "SHARD_COUNT" in err and "Traceback" not in err
+
+
+def test_sync_parser_takes_a_guild() -> None:
+    from bot.__main__ import build_parser
+
+    args = build_parser().parse_args(["sync", "--guild", "123"])
+    assert args.guild == 123
