@@ -1,0 +1,188 @@
+"""The Discord frame end to end: commands everywhere, paged answers, mentions, errors.
+
+A test-only cog renders real answers from the fake Magisterium with the project's own
+renderer and paginator, so these tests exercise what every skill cog will send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import EXTENSIONS
+from bot.fake_server import FakeMagisterium, Fault
+from bot.render.embeds import answer_markdown, answer_pages
+from bot.render.limits import check_message_embeds
+from bot.render.pager import NOT_OWNER, Paginator
+from bot.respond import defer
+from tests.harness import Harness
+from tests.harness.tasks import settle
+
+EPHEMERAL = 64
+TRACEBACK_MARKERS = ("Traceback", 'File "', "RuntimeError", "Exception")
+
+
+class AnswerProbe(commands.Cog):
+    """Asks the fake Magisterium and sends the answer the way /ask will."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.pagers: list[Paginator] = []
+        self.pager_timeout = 600.0
+
+    @app_commands.command(name="probe-answer", description="Answer through the renderer")
+    async def probe_answer(self, interaction: discord.Interaction[Any], question: str) -> None:
+        await defer(interaction, ephemeral=False)
+        answer = await self.bot.skills.ask("pro-probe", question)
+        pager = Paginator(
+            answer_pages(answer),
+            author_id=interaction.user.id,
+            full_text=answer_markdown(answer),
+            filename="answer.md",
+            timeout=self.pager_timeout,
+        )
+        self.pagers.append(pager)
+        await pager.send(interaction)
+
+
+@pytest.fixture
+async def probe(harness: Harness) -> AnswerProbe:
+    cog = AnswerProbe(harness.bot)
+    await harness.bot.add_cog(cog)
+    return cog
+
+
+async def test_every_extension_is_loaded_by_setup_hook(harness: Harness) -> None:
+    assert set(harness.bot.extensions) == set(EXTENSIONS)
+
+
+async def test_every_command_works_in_dms_and_as_a_user_install(harness: Harness) -> None:
+    tree = harness.bot.tree
+    for command in tree.get_commands():
+        payload = command.to_dict(tree)
+        assert sorted(payload["contexts"]) == [0, 1, 2], command.name
+        assert sorted(payload["integration_types"]) == [0, 1], command.name
+
+
+async def test_help_in_a_dm_is_private_and_mentions_nobody(harness: Harness) -> None:
+    result = await harness.slash("help", dm=True, user=harness.user(locale="pt-BR"))
+    assert result.callback_type == 4 and result.ephemeral
+    [embed] = result.embeds
+    assert "/account link" in str(embed) and "Privacy" in str(embed)
+    assert result.allowed_mentions == {"parse": []}
+
+
+async def test_answer_is_paged_and_only_its_author_turns_pages(
+    harness: Harness, probe: AnswerProbe, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.HUGE_ANSWER)
+    author = harness.user(name="author")
+    result = await harness.slash("probe-answer", question="Everything?", user=author)
+
+    assert result.callback_type == 5 and not result.ephemeral
+    first = result.last_message
+    assert first is not None
+    pages = probe.pagers[0].pages
+    assert len(pages) > 1
+    assert check_message_embeds(pages[:1]) == []
+    counter = f"Page 1/{len(pages)}"
+    assert counter in str(first["components"])
+
+    stranger = await harness.click(result, probe.pagers[0].next_page.custom_id, user=harness.user())
+    assert stranger.callback_type == 4 and stranger.ephemeral
+    assert stranger.contents == [NOT_OWNER]
+    assert probe.pagers[0].index == 0
+
+    turned = await harness.click(result, probe.pagers[0].next_page.custom_id, user=author)
+    assert turned.callback_type == 7
+    assert f"Page 2/{len(pages)}" in str(turned.last_message)
+    assert turned.embeds[0]["description"] == pages[1].description
+
+
+async def test_send_as_file_carries_the_whole_answer(
+    harness: Harness, probe: AnswerProbe, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.HUGE_ANSWER)
+    result = await harness.slash("probe-answer", question="Everything?")
+    pager = probe.pagers[0]
+    clicked = await harness.click(result, pager.send_file.custom_id, user=harness.user())
+    assert clicked.ephemeral
+    [sent] = clicked.files
+    assert sent.filename == "answer.md"
+    text = sent.data.decode()
+    page_texts = [page.description or "" for page in pager.pages]
+    assert all(chunk.strip()[:200] in text for chunk in page_texts)
+    assert len(text) >= 25_000
+
+
+async def test_pager_buttons_are_disabled_on_timeout(
+    harness: Harness, probe: AnswerProbe, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.HUGE_ANSWER)
+    probe.pager_timeout = 0.05
+    result = await harness.slash("probe-answer", question="Everything?")
+    await probe.pagers[0].wait()  # returns when the view times out
+    await settle((), prefixes=("discord-ui-view-timeout-",))  # and its on_timeout has run
+    assert result.message is not None
+    buttons = [c for row in result.message.components for c in row["components"]]
+    assert buttons and all(button.get("disabled") for button in buttons)
+
+
+async def test_answer_full_of_mentions_goes_out_with_parse_empty(
+    harness: Harness, probe: AnswerProbe, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.MENTIONS_ANSWER)
+    result = await harness.slash("probe-answer", question="Hi")
+    shown = str(result.embeds)
+    assert "@everyone" in shown and "<@&" in shown and "<@" in shown
+    assert result.allowed_mentions_all and all(
+        mentions == {"parse": []} for mentions in result.allowed_mentions_all
+    )
+
+
+@pytest.mark.parametrize(
+    ("fault", "params", "fragment"),
+    [
+        (Fault.UNAUTHORIZED, {}, "/account link"),
+        (Fault.PLAN_REQUIRED, {}, "paid Magisterium plan"),
+        # Longer than the client waits by itself: the user is told when to come back.
+        (Fault.RATE_LIMITED, {"retry_after": 45}, "45 seconds"),
+        (Fault.HTML_502, {}, "Try again in a few minutes"),
+        (Fault.FAILED_TASK, {}, "failed there"),
+        (Fault.GARBAGE_BODY, {}, "Try again in a few minutes"),
+    ],
+)
+async def test_upstream_errors_become_one_private_message(
+    harness: Harness,
+    probe: AnswerProbe,
+    fake: FakeMagisterium,
+    fault: Fault,
+    params: dict[str, Any],
+    fragment: str,
+) -> None:
+    fake.faults.add(fault, times=None, **params)
+    result = await harness.slash("probe-answer", question="Hi")
+    assert result.deleted_original  # the public "thinking…" placeholder is removed
+    [followup] = result.followups
+    assert followup.payload["flags"] == EPHEMERAL
+    shown = str(result.embeds)
+    assert fragment in shown
+    assert not any(marker in str(result.requests) for marker in TRACEBACK_MARKERS)
+    fake.faults.clear()
+    again = await harness.slash("probe-answer", question="Hi")
+    assert again.embeds and not again.deleted_original  # the bot answers the next command
+
+
+async def test_an_expired_interaction_is_logged_not_raised(
+    harness: Harness, probe: AnswerProbe, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.UNAUTHORIZED)
+    harness.expire_next()
+    result = await harness.slash("probe-answer", question="Hi")
+    assert result.expired
+    messages = [r.getMessage() for r in result.log_records]
+    assert any("could not answer" in m for m in messages), messages
