@@ -8,15 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.split import (
-    Piece,
-    find_fences,
-    grapheme_boundaries,
-    inline_spans,
-    split_pieces,
-    split_text,
-    truncate,
-)
+from bot.render.graphemes import grapheme_boundaries
+from bot.render.markdown import find_fences, inline_spans
+from bot.render.split import Piece, split_pieces, split_text, truncate
 from tests.test_render_strategies import (
     E_ACUTE,
     FAMILY,

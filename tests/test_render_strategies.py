@@ -10,7 +10,8 @@ import re
 from hypothesis import strategies as st
 
 from bot.a2a.results import Answer, Citation
-from bot.render.split import CLOSE_FENCE, Piece, find_fences
+from bot.render.markdown import find_fences
+from bot.render.split import CLOSE_FENCE, Piece
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"
 RAINBOW = "🏳\ufe0f\u200d🌈"

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 from bot.a2a.results import Citation
 from bot.render.limits import FIELD_VALUE, LINK_URL
-from bot.render.split import protected_spans, truncate
+from bot.render.markdown import protected_spans
+from bot.render.split import truncate
 
 SOURCES = "Sources"
 SOURCES_CONTINUED = "Sources (continued)"

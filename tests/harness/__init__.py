@@ -21,11 +21,14 @@ Discord. See :class:`Harness` and the ``harness`` fixture in ``tests.harness.fix
     quoted = await harness.context_menu("Ask Magisterium", target_message=result.message)
     exchange = await harness.dm_message(user, "hello")
 
-Modules: ``world`` (dpytest under an AutoShardedBot), ``fake_discord`` (the recording webhook
-adapter and Discord's answers), ``limits`` (Discord's 50035 checks), ``commands`` (finding
-commands, building options from ``to_dict``), ``inputs`` (entities, selects, modal fields),
-``tasks`` (awaiting discord.py's tasks), ``results`` (what tests read), ``wire`` (payload
-shapes), ``records`` (what the fake Discord stores), ``fixtures`` (pytest fixtures).
+Modules: ``harness`` (:class:`Harness` and its lifecycle), assembled from ``core`` (state,
+users, guilds, places), ``dispatch`` (sending interactions), ``app_commands`` (slash,
+autocomplete, context menus), ``components`` (buttons, selects, modals) and ``messages`` (DMs,
+channel messages); ``world`` (dpytest under an AutoShardedBot), ``fake_discord`` (the recording
+webhook adapter and Discord's answers), ``limits`` (Discord's 50035 checks), ``commands``
+(finding commands, building options from ``to_dict``), ``inputs`` (entities, selects, modal
+fields), ``tasks`` (awaiting discord.py's tasks), ``results`` (what tests read), ``wire``
+(payload shapes), ``records`` (what the fake Discord stores), ``fixtures`` (pytest fixtures).
 """
 
 from tests.harness.commands import CommandUnavailable, InvalidOptions
