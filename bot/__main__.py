@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from bot.cli import bot_commands
+from bot.cli import accounts_cli, bot_commands
 from bot.fake_server import cli as fake_server_cli
 
 
@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bot_commands.add_parsers(commands)
+    accounts_cli.add_parsers(commands)
     fake_server_cli.add_parser(commands)
     return parser
 

@@ -8,6 +8,7 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.a2a.client import DEFAULT_API_URL, DEFAULT_DEADLINE
+from bot.storage import DEFAULT_DATABASE_URL
 
 
 class Settings(BaseSettings):
@@ -21,6 +22,23 @@ class Settings(BaseSettings):
     magisterium_api_url: str = DEFAULT_API_URL
     magisterium_token: SecretStr | None = None
     log_level: str = "INFO"
+    database_url: str = DEFAULT_DATABASE_URL
+    # Fernet keys, comma-separated; the first encrypts. Required once a token is stored.
+    token_encryption_key: SecretStr | None = None
+
+    # Optional shared state (limiter buckets, cache) for several bot processes.
+    redis_url: str | None = None
+
+    # Magisterium's per-token limits (Pro/Organization plan defaults).
+    rate_limit_per_minute: int = Field(default=15, ge=1)
+    qa_rate_limit_per_minute: int = Field(default=2, ge=1)
+    # Longest a request may queue for its token's turn before the person is told to come back.
+    rate_limit_wait_seconds: float = Field(default=60.0, ge=0, le=600)
+    max_in_flight_per_token: int = Field(default=4, ge=1)
+    max_in_flight: int = Field(default=64, ge=1)
+    # Per-person quota on the operator's MAGISTERIUM_TOKEN, for people who linked none.
+    shared_quota_per_hour: int = Field(default=20, ge=0)
+    shared_qa_quota_per_hour: int = Field(default=5, ge=0)
 
     # Multi-process deployments: each process runs some shards of one shard count.
     shard_count: int | None = Field(default=None, ge=1)

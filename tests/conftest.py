@@ -8,7 +8,7 @@ import pytest
 
 from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
 
-pytest_plugins = ("tests.harness.fixtures",)
+pytest_plugins = ("tests.harness.fixtures", "tests.conftest_db")
 
 
 @pytest.fixture

@@ -8,8 +8,11 @@ import logging
 
 import discord
 
+from bot.accounts import EncryptionKeyError
 from bot.app import create_bot
 from bot.cli.common import CLIError, discord_token, fail, load_settings
+from bot.composition import check_storage
+from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +38,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(error)
 
     async def serve() -> None:
+        await check_storage(settings)
         async with create_bot(settings) as bot:
             await bot.start(token)
 
-    asyncio.run(serve())
+    try:
+        asyncio.run(serve())
+    except (EncryptionKeyError, StorageUnavailable) as error:
+        return fail(CLIError(str(error)))
     return 0
 
 

@@ -1,0 +1,36 @@
+"""Accounts: users' own Magisterium tokens (encrypted at rest) and the shared-token quota."""
+
+from bot.accounts.crypto import TokenCipher, generate_key
+from bot.accounts.errors import (
+    AccountsError,
+    EncryptionKeyError,
+    InvalidEncryptionKey,
+    MissingEncryptionKey,
+    QuotaExceeded,
+    QuotaPool,
+    TokenBindingError,
+    TokenDecryptionError,
+    WrongEncryptionKey,
+)
+from bot.accounts.keys import token_key
+from bot.accounts.quota import SharedTokenQuota
+from bot.accounts.registry import AccountStatus, LinkedAccount, TokenRegistry
+
+__all__ = [
+    "AccountStatus",
+    "AccountsError",
+    "EncryptionKeyError",
+    "InvalidEncryptionKey",
+    "LinkedAccount",
+    "MissingEncryptionKey",
+    "QuotaExceeded",
+    "QuotaPool",
+    "SharedTokenQuota",
+    "TokenBindingError",
+    "TokenCipher",
+    "TokenDecryptionError",
+    "TokenRegistry",
+    "WrongEncryptionKey",
+    "generate_key",
+    "token_key",
+]

@@ -1,0 +1,242 @@
+"""``TokenRegistry``: users' own Magisterium tokens, stored encrypted, one per Discord user."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, cast, get_args
+
+from pydantic import SecretStr
+from sqlalchemy import func, select, update
+from sqlalchemy.engine import CursorResult
+
+from bot.accounts.clock import Clock, utcnow
+from bot.accounts.crypto import SETTING_NAME, TokenCipher
+from bot.accounts.errors import (
+    MissingEncryptionKey,
+    TokenBindingError,
+    TokenDecryptionError,
+    WrongEncryptionKey,
+)
+from bot.storage import Database, LinkedAccountRow, rows_of_user
+from bot.storage.upsert import dialect_insert
+
+log = logging.getLogger(__name__)
+
+AccountStatus = Literal["valid", "invalid", "rate_limited"]
+ACCOUNT_STATUSES: frozenset[str] = frozenset(get_args(AccountStatus))
+NOTE_MAX_LENGTH = 200
+# Rows decrypted by check_startup: enough to tell a wrong key, cheap on a big table.
+_STARTUP_SAMPLE = 20
+_REPLACED_ON_RELINK = ("token_ciphertext", "status", "note", "linked_at", "updated_at")
+
+Row = LinkedAccountRow
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedAccount:
+    user_id: int
+    token: SecretStr = field(repr=False)
+    status: AccountStatus
+    note: str | None
+    linked_at: datetime
+    updated_at: datetime
+
+
+class TokenRegistry:
+    """Link, read and unlink users' tokens. ``cipher`` is None when TOKEN_ENCRYPTION_KEY is
+    unset: the registry then stores nothing, and ``check_startup`` fails if tokens exist."""
+
+    def __init__(
+        self,
+        db: Database,
+        cipher: TokenCipher | None,
+        *,
+        clock: Clock = utcnow,
+    ) -> None:
+        self._db = db
+        self._cipher = cipher
+        self._clock = clock
+        db.user_data.register(Row.__tablename__, rows_of_user(Row))
+
+    async def link(
+        self,
+        user_id: int,
+        token: SecretStr,
+        *,
+        status: AccountStatus = "valid",
+        note: str | None = None,
+    ) -> LinkedAccount:
+        """Store the user's token (replacing any previous one); linked_at restarts now."""
+        _check_status(status)
+        note = _clip(note)
+        ciphertext = self._require_cipher().encrypt(user_id, token)
+        now = self._clock()
+        insert = dialect_insert(self._db.dialect_name, Row).values(
+            discord_user_id=user_id,
+            token_ciphertext=ciphertext,
+            status=status,
+            note=note,
+            linked_at=now,
+            updated_at=now,
+        )
+        replace = {name: insert.excluded[name] for name in _REPLACED_ON_RELINK}
+        statement = insert.on_conflict_do_update(index_elements=[Row.discord_user_id], set_=replace)
+        async with self._db.session() as session:
+            await session.execute(statement)
+        log.info("linked a token (%s)", status)
+        return LinkedAccount(user_id, token, status, note, now, now)
+
+    async def get(self, user_id: int) -> LinkedAccount | None:
+        async with self._db.session() as session:
+            row = await session.get(Row, user_id)
+        if row is None:
+            return None
+        token = self._require_cipher().decrypt(user_id, row.token_ciphertext)
+        return LinkedAccount(
+            user_id=user_id,
+            token=token,
+            status=cast(AccountStatus, row.status),
+            note=row.note,
+            linked_at=row.linked_at,
+            updated_at=row.updated_at,
+        )
+
+    async def set_status(
+        self, user_id: int, status: AccountStatus, note: str | None = None
+    ) -> bool:
+        """Record what the upstream said about the token; False when the user has none."""
+        _check_status(status)
+        statement = (
+            update(Row)
+            .where(Row.discord_user_id == user_id)
+            .values(status=status, note=_clip(note), updated_at=self._clock())
+        )
+        async with self._db.session() as session:
+            result = await session.execute(statement)
+        return _rowcount(result) > 0
+
+    async def mark_invalid(self, user_id: int, note: str | None = None) -> bool:
+        return await self.set_status(user_id, "invalid", note)
+
+    async def unlink(self, user_id: int) -> bool:
+        """Delete the token and everything else stored about the user, in one transaction.
+        True when a token was linked."""
+        deleted = await self._db.delete_user_data(user_id)
+        return deleted.get(Row.__tablename__, 0) > 0
+
+    async def count(self) -> int:
+        async with self._db.session() as session:
+            return (await session.execute(select(func.count()).select_from(Row))).scalar_one()
+
+    async def rotate_keys(self, *, batch_size: int = 500) -> int:
+        """Re-encrypt every token under the first key, all in one transaction; the count.
+
+        Rows are read in batches by user id, so memory stays flat on a large table. A row
+        changed meanwhile by a concurrent link is left alone (the update matches the old
+        ciphertext), never overwritten with a stale token.
+        """
+        cipher = self._require_cipher()
+        rotated = 0
+        last_id: int | None = None
+        async with self._db.session() as session:
+            while True:
+                query = select(Row.discord_user_id, Row.token_ciphertext)
+                if last_id is not None:
+                    query = query.where(Row.discord_user_id > last_id)
+                batch = (
+                    await session.execute(query.order_by(Row.discord_user_id).limit(batch_size))
+                ).all()
+                if not batch:
+                    break
+                for user_id, ciphertext in batch:
+                    new_ciphertext = _rotated(cipher, user_id, ciphertext)
+                    result = await session.execute(
+                        update(Row)
+                        .where(Row.discord_user_id == user_id, Row.token_ciphertext == ciphertext)
+                        .values(token_ciphertext=new_ciphertext)
+                    )
+                    rotated += _rowcount(result)
+                last_id = batch[-1][0]
+        log.info("re-encrypted %d tokens under the first key", rotated)
+        return rotated
+
+    async def check_startup(self) -> int:
+        """Fail early with an operator-readable error when stored tokens cannot be read;
+        returns how many tokens are stored."""
+        async with self._db.session() as session:
+            total = (await session.execute(select(func.count()).select_from(Row))).scalar_one()
+            sample = (
+                await session.execute(
+                    select(Row.discord_user_id, Row.token_ciphertext)
+                    .order_by(Row.updated_at.desc())
+                    .limit(_STARTUP_SAMPLE)
+                )
+            ).all()
+        if total == 0:
+            return 0
+        if self._cipher is None:
+            raise MissingEncryptionKey(f"{_tokens(total)} stored but {SETTING_NAME} is not set")
+        readable = sum(
+            _decrypts(self._cipher, user_id, ciphertext) for user_id, ciphertext in sample
+        )
+        if readable == 0:
+            raise WrongEncryptionKey(
+                f"{SETTING_NAME} decrypts none of the {len(sample)} stored tokens checked "
+                f"({_tokens(total)} stored). Was the key replaced? List the new key first and "
+                "the old one after it, comma-separated, then run `python -m bot rotate-keys`."
+            )
+        if readable < len(sample):
+            log.warning(
+                "%d of %d stored tokens checked cannot be decrypted with %s",
+                len(sample) - readable,
+                len(sample),
+                SETTING_NAME,
+            )
+        log.info("%s stored; encryption key checked", _tokens(total))
+        return total
+
+    def _require_cipher(self) -> TokenCipher:
+        if self._cipher is None:
+            raise MissingEncryptionKey(
+                f"{SETTING_NAME} is not set: tokens cannot be stored or read"
+            )
+        return self._cipher
+
+
+def _check_status(status: str) -> None:
+    if status not in ACCOUNT_STATUSES:
+        raise ValueError(f"unknown account status {status!r}")
+
+
+def _clip(note: str | None) -> str | None:
+    return None if note is None else note[:NOTE_MAX_LENGTH]
+
+
+def _rowcount(result: Any) -> int:
+    return cast("CursorResult[Any]", result).rowcount
+
+
+def _rotated(cipher: TokenCipher, user_id: int, ciphertext: str) -> str:
+    try:
+        return cipher.rotate(ciphertext)
+    except TokenDecryptionError:
+        raise TokenDecryptionError(
+            f"the token of user {user_id} cannot be decrypted with any key in {SETTING_NAME}; "
+            "nothing was re-encrypted"
+        ) from None
+
+
+def _decrypts(cipher: TokenCipher, user_id: int, ciphertext: str) -> bool:
+    try:
+        cipher.decrypt(user_id, ciphertext)
+    except TokenBindingError:
+        return True  # the key fits; this one row was copied from another user
+    except TokenDecryptionError:
+        return False
+    return True
+
+
+def _tokens(count: int) -> str:
+    return f"{count} token is" if count == 1 else f"{count} tokens are"

@@ -1,0 +1,93 @@
+"""`python -m bot genkey`, `python -m bot rotate-keys` and `python -m bot migrate`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from pydantic import SecretStr
+
+from bot.accounts import AccountsError, TokenCipher, TokenRegistry, generate_key
+from bot.cli.common import CLIError, fail, load_settings
+from bot.storage import Database, StorageUnavailable
+
+
+def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    genkey_parser = commands.add_parser(
+        "genkey",
+        help="print a new key for TOKEN_ENCRYPTION_KEY",
+        description="To rotate keys, put the new key first and keep the old one after it "
+        "(comma-separated), restart, then run rotate-keys.",
+    )
+    genkey_parser.set_defaults(handler=genkey)
+    rotate_parser = commands.add_parser(
+        "rotate-keys",
+        help="re-encrypt every stored token under the first key of TOKEN_ENCRYPTION_KEY",
+        description="Afterwards the older keys can be removed from TOKEN_ENCRYPTION_KEY.",
+    )
+    rotate_parser.set_defaults(handler=rotate_keys)
+    migrate_parser = commands.add_parser(
+        "migrate", help="create or upgrade the database tables (DATABASE_URL)"
+    )
+    migrate_parser.set_defaults(handler=migrate)
+
+
+def genkey(args: argparse.Namespace) -> int:
+    print(generate_key())
+    return 0
+
+
+def rotate_keys(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+        cipher = _cipher(settings.token_encryption_key)
+        count = asyncio.run(_rotate(settings.database_url, cipher))
+    except CLIError as error:
+        return fail(error)
+    print(f"re-encrypted {count} tokens under the first key")
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+        display_url, revision = asyncio.run(_migrate(settings.database_url))
+    except CLIError as error:
+        return fail(error)
+    print(f"database {display_url} is at revision {revision}")
+    return 0
+
+
+def _cipher(setting: SecretStr | None) -> TokenCipher:
+    try:
+        cipher = TokenCipher.from_setting(setting)
+    except AccountsError as error:
+        raise CLIError(str(error)) from None
+    if cipher is None:
+        raise CLIError("TOKEN_ENCRYPTION_KEY is not set (environment or .env file)")
+    return cipher
+
+
+async def _rotate(url: str, cipher: TokenCipher) -> int:
+    async with _database(url) as db:
+        try:
+            if await db.revision() is None:
+                raise CLIError("the database has no tables yet: run `python -m bot migrate`")
+            return await TokenRegistry(db, cipher).rotate_keys()
+        except (StorageUnavailable, AccountsError) as error:
+            raise CLIError(str(error)) from None
+
+
+async def _migrate(url: str) -> tuple[str, str]:
+    async with _database(url) as db:
+        try:
+            return db.display_url, await db.migrate()
+        except StorageUnavailable as error:
+            raise CLIError(f"{db.display_url}: {error}") from None
+
+
+def _database(url: str) -> Database:
+    try:
+        return Database(url)
+    except ValueError as error:  # an unsupported driver or a malformed URL
+        raise CLIError(str(error)) from None

@@ -1,0 +1,54 @@
+"""Declarative models of every table. Each table holding user data names the Discord user in a
+``discord_user_id`` column and has a user-data deleter registered by the store that owns it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, CheckConstraint, Integer, MetaData, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bot.storage.types import UTCDateTime
+
+# Stable constraint names, so later migrations can refer to them on both databases.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+USER_ID_COLUMN = "discord_user_id"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class LinkedAccountRow(Base):
+    """A user's own Magisterium token, Fernet-encrypted and bound to the user (see crypto)."""
+
+    __tablename__ = "linked_accounts"
+    __table_args__ = (
+        CheckConstraint("status IN ('valid', 'invalid', 'rate_limited')", name="status"),
+    )
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    token_ciphertext: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(String(200))
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SharedTokenUsageRow(Base):
+    """How many requests a user made on the operator's shared token in one hourly window."""
+
+    __tablename__ = "shared_token_usage"
+    __table_args__ = (CheckConstraint("pool IN ('all', 'qa')", name="pool"),)
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
