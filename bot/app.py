@@ -10,18 +10,16 @@ from __future__ import annotations
 import logging
 
 import discord
-import httpx
 from discord import app_commands
 from discord.ext import commands
 
-from bot.a2a import A2AClient, MagisteriumSkills
-from bot.a2a.http import new_http_client
+from bot.composition import Services, open_services
 from bot.settings import Settings
 from bot.tree import MagisteriumTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.help",)
+EXTENSIONS: tuple[str, ...] = ("cogs.help", "cogs.account")
 
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
@@ -46,23 +44,16 @@ class MagisteriumBot(commands.AutoShardedBot):
             shard_ids=settings.shard_ids,  # type: ignore[arg-type]
         )
         self.settings = settings
-        self._http_client: httpx.AsyncClient | None = None
-        self._skills: MagisteriumSkills | None = None
+        self._services: Services | None = None
 
     @property
-    def skills(self) -> MagisteriumSkills:
-        if self._skills is None:
-            raise NotReadyError("the Magisterium client is opened in setup_hook")
-        return self._skills
+    def services(self) -> Services:
+        if self._services is None:
+            raise NotReadyError("services are opened in setup_hook")
+        return self._services
 
     async def setup_hook(self) -> None:
-        self._http_client = new_http_client(max_connections=self.settings.upstream_max_connections)
-        client = A2AClient(
-            self._http_client,
-            self.settings.magisterium_api_url,
-            deadline=self.settings.upstream_deadline_seconds,
-        )
-        self._skills = MagisteriumSkills(client)
+        self._services = await open_services(self.settings)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -75,9 +66,9 @@ class MagisteriumBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            if self._http_client is not None:
-                await self._http_client.aclose()
-                self._http_client = None
+            if self._services is not None:
+                await self._services.aclose()
+                self._services = None
 
 
 def default_intents() -> discord.Intents:

@@ -54,6 +54,8 @@ async def report_interaction_error(
         error_id = secrets.token_hex(4)
         message = GENERIC
         log.error("unexpected error %s in %s", error_id, where, exc_info=error)
+    elif message.operator_alert:
+        log.error("%s failed: %s: %s", where, type(error).__name__, error)
     else:
         log.info("%s failed: %s", where, type(error).__name__)
     await send_private(

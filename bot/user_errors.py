@@ -9,6 +9,9 @@ import math
 from dataclasses import dataclass
 
 from bot.a2a import errors
+from bot.accounts.errors import EncryptionKeyError, QuotaExceeded, TokenDecryptionError
+from bot.limits import LimiterBusy
+from bot.storage import StorageUnavailable
 
 LINK_HINT = "Link your own Magisterium account with `/account link`."
 
@@ -17,6 +20,8 @@ LINK_HINT = "Link your own Magisterium account with `/account link`."
 class UserMessage:
     title: str
     text: str
+    # The operator must act (a setting is wrong): logged as an error, not as routine.
+    operator_alert: bool = False
 
 
 class UserFacingError(Exception):
@@ -38,6 +43,31 @@ def message_for(error: BaseException) -> UserMessage | None:
     """The message for a known error, or None for an unexpected one (the caller logs it)."""
     if isinstance(error, UserFacingError):
         return error.user_message
+    if isinstance(error, LimiterBusy):
+        return UserMessage(
+            "Magisterium is busy for this account",
+            "Too many requests are waiting their turn. "
+            f"Try again in {_seconds(error.retry_after)}.",
+        )
+    if isinstance(error, QuotaExceeded):
+        what = "questions" if error.pool == "qa" else "requests"
+        return UserMessage(
+            "Shared allowance used up",
+            f"You have used this hour's {what} on the bot's shared account. Try again in "
+            f"{_seconds(error.retry_after_seconds)}, or link your own account with "
+            "`/account link`.",
+        )
+    if isinstance(error, StorageUnavailable):
+        return UserMessage(
+            "Try again shortly",
+            "The bot's database is not answering right now; nothing you saved is lost.",
+        )
+    if isinstance(error, EncryptionKeyError | TokenDecryptionError):
+        return UserMessage(
+            "Account storage is not set up",
+            "The bot cannot read or store tokens right now; its operator has been told.",
+            operator_alert=True,
+        )
     if isinstance(error, errors.Unauthorized):
         return UserMessage(
             "Your Magisterium token was refused",

@@ -37,7 +37,7 @@ class AnswerProbe(commands.Cog):
     @app_commands.command(name="probe-answer", description="Answer through the renderer")
     async def probe_answer(self, interaction: discord.Interaction[Any], question: str) -> None:
         await defer(interaction, ephemeral=False)
-        answer = await self.bot.skills.ask("pro-probe", question)
+        answer = await self.bot.services.magisterium.ask(interaction.user.id, question)
         pager = Paginator(
             answer_pages(answer),
             author_id=interaction.user.id,
@@ -173,8 +173,13 @@ async def test_upstream_errors_become_one_private_message(
     assert fragment in shown
     assert not any(marker in str(result.requests) for marker in TRACEBACK_MARKERS)
     fake.faults.clear()
+    calls = fake.count()
     again = await harness.slash("probe-answer", question="Hi")
-    assert again.embeds and not again.deleted_original  # the bot answers the next command
+    if fault is Fault.RATE_LIMITED:
+        # The token is paused for everyone: the next request is told to wait, upstream untouched.
+        assert "seconds" in str(again.embeds) and fake.count() == calls
+    else:
+        assert again.embeds and not again.deleted_original  # the bot answers normally
 
 
 async def test_an_expired_interaction_is_logged_not_raised(

@@ -60,3 +60,49 @@ def test_sync_parser_takes_a_guild() -> None:
 
     args = build_parser().parse_args(["sync", "--guild", "123"])
     assert args.guild == 123
+
+
+async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> None:
+    from pydantic import SecretStr
+
+    from bot.accounts import MissingEncryptionKey, TokenCipher, TokenRegistry, generate_key
+    from bot.storage import Database
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    async with Database(url) as db:
+        await db.migrate()
+        registry = TokenRegistry(db, TokenCipher.from_setting(generate_key()))
+        await registry.link(42, SecretStr("pro-stored-token"))
+    bot = create_bot(Settings(_env_file=None, database_url=url, token_encryption_key=None))  # type: ignore[call-arg]
+    await bot._async_setup_hook()  # what login() runs first
+    with pytest.raises(MissingEncryptionKey, match="TOKEN_ENCRYPTION_KEY is not set"):
+        await bot.setup_hook()
+    await bot.close()
+
+
+def test_run_refuses_to_start_with_stored_tokens_and_no_key(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    from pydantic import SecretStr
+
+    from bot.accounts import TokenCipher, TokenRegistry, generate_key
+    from bot.storage import Database
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+
+    async def store_a_token() -> None:
+        async with Database(url) as db:
+            await db.migrate()
+            registry = TokenRegistry(db, TokenCipher.from_setting(generate_key()))
+            await registry.link(42, SecretStr("pro-stored-token"))
+
+    asyncio.run(store_a_token())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used-discord-is-never-reached")
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.delenv("TOKEN_ENCRYPTION_KEY", raising=False)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "TOKEN_ENCRYPTION_KEY is not set" in err and "Traceback" not in err

@@ -7,22 +7,31 @@ module in ``pytest_plugins`` of the root conftest).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.accounts import generate_key
 from bot.app import MagisteriumBot, create_bot
 from bot.fake_server import RunningFakeServer
 from bot.settings import Settings
 from tests.harness.harness import Harness
 
+OPERATOR_TOKEN = "pro-operator-token"
 
-def harness_settings(api_url: str, **overrides: Any) -> Settings:
-    """Settings for a test bot: nothing read from ``.env``; no tokens; one process."""
+
+def harness_settings(api_url: str, database_url: str, **overrides: Any) -> Settings:
+    """Settings for a test bot: nothing read from ``.env``; an operator token for people who
+    linked none; a fresh SQLite database and encryption key; one process."""
     values: dict[str, Any] = {
         "magisterium_api_url": api_url,
+        "database_url": database_url,
+        "token_encryption_key": generate_key(),
         "discord_token": None,
-        "magisterium_token": None,
+        "magisterium_token": OPERATOR_TOKEN,
+        "redis_url": None,
+        "rate_limit_wait_seconds": 10.0,
         "shard_count": None,
         "shard_ids": None,
         "dev_guild_id": None,
@@ -32,9 +41,10 @@ def harness_settings(api_url: str, **overrides: Any) -> Settings:
 
 
 @pytest.fixture
-def harness_bot(fake_server: RunningFakeServer) -> MagisteriumBot:
+def harness_bot(fake_server: RunningFakeServer, tmp_path: Path) -> MagisteriumBot:
     """The real bot, built by ``create_bot`` against the fake Magisterium; not yet started."""
-    return create_bot(harness_settings(fake_server.url))
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    return create_bot(harness_settings(fake_server.url, database_url))
 
 
 @pytest.fixture

@@ -1,0 +1,110 @@
+"""Composition: settings → storage → client → limiter → registry → services.
+
+Everything the bot opens in ``setup_hook`` is built here, in dependency order, and closed by
+:meth:`Services.aclose` in reverse. Nothing here touches Discord.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+
+import httpx
+
+from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy
+from bot.a2a.http import new_http_client
+from bot.accounts import SharedTokenQuota, TokenCipher, TokenRegistry
+from bot.limits import Backend, Limiter, LimiterConfig, LocalBackend, RedisBackend
+from bot.services.magisterium import MagisteriumService
+from bot.services.tokens import TokenChooser
+from bot.settings import Settings
+from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+# Rate limits are the limiter's to wait out (it pauses the token for every waiter), so the
+# client hands any retryAfter back at once instead of sleeping inside one request.
+CLIENT_RETRY = RetryPolicy(max_retry_after=0.0)
+
+
+@dataclass
+class Services:
+    http: httpx.AsyncClient
+    a2a: A2AClient
+    db: Database
+    registry: TokenRegistry
+    quota: SharedTokenQuota
+    chooser: TokenChooser
+    limiter: Limiter
+    magisterium: MagisteriumService
+
+    async def aclose(self) -> None:
+        """Close in reverse order; one failure does not keep the rest open."""
+        for name, close in (
+            ("limiter", self.limiter.close),
+            ("database", self.db.close),
+            ("http client", self.http.aclose),
+        ):
+            try:
+                await close()
+            except Exception:
+                log.exception("closing the %s failed", name)
+
+
+async def open_services(settings: Settings) -> Services:
+    db = Database(settings.database_url)
+    async with contextlib.AsyncExitStack() as cleanup:
+        cleanup.push_async_callback(db.close)
+        revision = await db.migrate()
+        log.info("database %s at revision %s", db.display_url, revision)
+        registry = TokenRegistry(db, TokenCipher.from_setting(settings.token_encryption_key))
+        await registry.check_startup()
+        quota = SharedTokenQuota(
+            db, settings.shared_quota_per_hour, settings.shared_qa_quota_per_hour
+        )
+        http = new_http_client(max_connections=settings.upstream_max_connections)
+        cleanup.push_async_callback(http.aclose)
+        a2a = A2AClient(
+            http,
+            settings.magisterium_api_url,
+            retry=CLIENT_RETRY,
+            deadline=settings.upstream_deadline_seconds,
+        )
+        limiter = Limiter(_limiter_config(settings), backend=_limiter_backend(settings))
+        chooser = TokenChooser(registry, operator_token=settings.magisterium_token, quota=quota)
+        magisterium = MagisteriumService(
+            MagisteriumSkills(a2a),
+            chooser,
+            limiter,
+            registry,
+            wait_budget=settings.rate_limit_wait_seconds,
+        )
+        services = Services(http, a2a, db, registry, quota, chooser, limiter, magisterium)
+        cleanup.pop_all()  # opened fully: the bot's close() owns them now
+        return services
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def check_storage(settings: Settings) -> None:
+    """Fail before connecting to Discord when storage or the encryption key is wrong."""
+    async with Database(settings.database_url) as db:
+        await db.migrate()
+        await TokenRegistry(
+            db, TokenCipher.from_setting(settings.token_encryption_key)
+        ).check_startup()
+
+
+def _limiter_config(settings: Settings) -> LimiterConfig:
+    return LimiterConfig(
+        per_minute=settings.rate_limit_per_minute,
+        qa_per_minute=settings.qa_rate_limit_per_minute,
+        max_in_flight_per_token=settings.max_in_flight_per_token,
+        max_in_flight=settings.max_in_flight,
+    )
+
+
+def _limiter_backend(settings: Settings) -> Backend:
+    if settings.redis_url:
+        return RedisBackend.from_url(settings.redis_url)
+    return LocalBackend()

@@ -1,0 +1,150 @@
+"""The limiter the cogs share: `admit` a call for a token, `pause` a token upstream refused."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Hashable
+from types import TracebackType
+
+from bot.limits.backend import Backend, LocalBackend
+from bot.limits.clock import LoopClock
+from bot.limits.config import LimiterBusy, LimiterClosed, LimiterConfig
+from bot.limits.fair_queue import Grant
+from bot.limits.lane import Gate, Lane
+from bot.limits.window import UPSTREAM_WINDOW, Pools
+
+log = logging.getLogger(__name__)
+
+# Idle lanes are swept every this many admissions.
+_SWEEP_EVERY = 256
+
+
+class Limiter:
+    """Magisterium's per-token pools, in-flight caps and round-robin fairness between users.
+
+    Belongs to the event loop that first uses it. `token_key` identifies a token (never the
+    token itself); `user_id` is whoever the request is for.
+    """
+
+    def __init__(self, config: LimiterConfig | None = None, *, backend: Backend | None = None):
+        self.config = config or LimiterConfig()
+        self._backend: Backend = backend if backend is not None else LocalBackend()
+        self._pools = Pools(
+            self.config.per_minute,
+            self.config.qa_per_minute,
+            UPSTREAM_WINDOW + self.config.safety_margin,
+        )
+        self._gate = Gate(self.config.max_in_flight)
+        self._lanes: dict[str, Lane] = {}
+        self._clock: LoopClock | None = None
+        self._closed = False
+        self._admissions = 0
+
+    def admit(
+        self, token_key: str, user_id: Hashable, *, expensive: bool, budget: float
+    ) -> Admission:
+        """`async with limiter.admit(...)`: wait for a turn, or raise `LimiterBusy` at once when
+        the expected wait exceeds `budget` seconds. Leaving the block frees the in-flight slot;
+        the rate slot stays spent."""
+        return Admission(self, token_key, user_id, expensive=expensive, budget=budget)
+
+    async def pause(self, token_key: str, seconds: float) -> None:
+        """Upstream answered retryAfter: admit nothing for this token for `seconds`."""
+        if seconds <= 0:
+            return
+        lane = self._lane(token_key)
+        now = self._clock_now()
+        await self._backend.pause(token_key, now + seconds, now=now)
+        lane.note_pause(now + seconds)
+        log.info("token %s paused for %.1fs", token_key, seconds)
+
+    def expected_wait(self, token_key: str, user_id: Hashable, expensive: bool) -> float:
+        """Seconds a new request would wait now (with Redis: as of the last exchange with it)."""
+        lane = self._lanes.get(token_key)
+        return 0.0 if lane is None else lane.expected_wait(user_id, expensive)
+
+    async def close(self) -> None:
+        """Fail every waiter with `LimiterClosed`, stop the lanes and close the backend."""
+        if self._closed:
+            return
+        self._closed = True
+        lanes, self._lanes = list(self._lanes.values()), {}
+        for lane in lanes:
+            await lane.close()
+        await self._backend.close()
+
+    async def _lane_for_admission(self, token_key: str) -> Lane:
+        if self._closed:
+            raise LimiterClosed("the rate limiter is closed")
+        self._admissions += 1
+        if self._admissions % _SWEEP_EVERY == 0:
+            self._sweep()
+        lane = self._lane(token_key)
+        await lane.refresh()
+        return lane
+
+    def _lane(self, token_key: str) -> Lane:
+        lane = self._lanes.get(token_key)
+        if lane is None:
+            lane = self._lanes[token_key] = Lane(
+                token_key,
+                pools=self._pools,
+                backend=self._backend,
+                clock=self._loop_clock(),
+                gate=self._gate,
+                max_in_flight=self.config.max_in_flight_per_token,
+            )
+        return lane
+
+    def _sweep(self) -> None:
+        for key in [key for key, lane in self._lanes.items() if lane.idle()]:
+            del self._lanes[key]
+
+    def _loop_clock(self) -> LoopClock:
+        if self._clock is None:
+            self._clock = LoopClock(asyncio.get_running_loop())
+        return self._clock
+
+    def _clock_now(self) -> float:
+        return self._loop_clock().now()
+
+
+class Admission:
+    """The async context manager `Limiter.admit` returns; yields the `Grant`."""
+
+    def __init__(
+        self, limiter: Limiter, token_key: str, user_id: Hashable, *, expensive: bool, budget: float
+    ) -> None:
+        self._limiter = limiter
+        self._key = token_key
+        self._user = user_id
+        self._expensive = expensive
+        self._budget = budget
+        self._lane: Lane | None = None
+
+    async def __aenter__(self) -> Grant:
+        lane = await self._limiter._lane_for_admission(self._key)
+        waiter = lane.enqueue(self._user, self._expensive)
+        wait = lane.eta(waiter)
+        if wait > self._budget:
+            lane.withdraw(waiter)
+            raise LimiterBusy(wait)
+        lane.start()
+        try:
+            grant = await waiter.future
+        except BaseException:
+            await lane.abandon(waiter)
+            raise
+        self._lane = lane
+        return grant
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._lane is not None:
+            self._lane.release()
+            self._lane = None

@@ -1,0 +1,104 @@
+"""Calling Magisterium as a person: their token, the shared limiter, then the client.
+
+Every skill call from a cog, a DM or the scheduler goes through :class:`MagisteriumService`,
+so token choice, fair rate limiting and the handling of 401/429 live in one place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from pydantic import SecretStr
+
+from bot.a2a import MagisteriumSkills, Skill, errors
+from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, SearchResults
+from bot.accounts.registry import TokenRegistry
+from bot.limits import Limiter
+from bot.services.tokens import ChosenToken, LinkedTokenInvalid, TokenChooser
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class MagisteriumService:
+    def __init__(
+        self,
+        skills: MagisteriumSkills,
+        chooser: TokenChooser,
+        limiter: Limiter,
+        registry: TokenRegistry,
+        *,
+        wait_budget: float,
+    ) -> None:
+        self._skills = skills
+        self._chooser = chooser
+        self._limiter = limiter
+        self._registry = registry
+        self._wait_budget = wait_budget
+
+    async def ask(self, user_id: int, question: str, *, context_id: str | None = None) -> Answer:
+        return await self._call(
+            user_id,
+            Skill.CATHOLIC_QA,
+            lambda token: self._skills.ask(token, question, context_id=context_id),
+        )
+
+    async def search(self, user_id: int, query: str) -> SearchResults:
+        return await self._call(
+            user_id, Skill.DOCUMENT_SEARCH, lambda token: self._skills.search(token, query)
+        )
+
+    async def fetch_document(self, user_id: int, doc_id: str) -> Document | NotFound:
+        return await self._call(
+            user_id,
+            Skill.DOCUMENT_FETCH,
+            lambda token: self._skills.fetch_document(token, doc_id),
+        )
+
+    async def readings(self, user_id: int, date_query: str) -> Readings | NotFound:
+        return await self._call(
+            user_id,
+            Skill.LITURGICAL_READINGS,
+            lambda token: self._skills.readings(token, date_query),
+        )
+
+    async def saints(self, user_id: int, date: dt.date | str) -> Martyrology | NotFound:
+        return await self._call(
+            user_id, Skill.SAINTS_OF_THE_DAY, lambda token: self._skills.saints(token, date)
+        )
+
+    async def _call(
+        self, user_id: int, skill: Skill, call: Callable[[SecretStr], Awaitable[T]]
+    ) -> T:
+        chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
+        deadline = time.monotonic() + self._wait_budget
+        while True:
+            budget = max(0.0, deadline - time.monotonic())
+            try:
+                async with self._limiter.admit(
+                    chosen.key, user_id, expensive=skill.expensive, budget=budget
+                ):
+                    return await call(chosen.token)
+            except errors.Unauthorized:
+                await self._on_unauthorized(user_id, chosen)
+                raise
+            except errors.RateLimited as exc:
+                # Our pools and Magisterium's disagree (another client on the same account):
+                # pause the token for everyone, then wait our turn again if the budget allows.
+                if exc.retry_after is None or exc.retry_after >= deadline - time.monotonic():
+                    if exc.retry_after:
+                        await self._limiter.pause(chosen.key, exc.retry_after)
+                    raise
+                await self._limiter.pause(chosen.key, exc.retry_after)
+                log.info("%s: token rate-limited upstream; waiting %.0fs", skill, exc.retry_after)
+
+    async def _on_unauthorized(self, user_id: int, chosen: ChosenToken) -> None:
+        if chosen.source == "own":
+            await self._registry.mark_invalid(user_id)
+            raise LinkedTokenInvalid from None
+        log.error("the operator's MAGISTERIUM_TOKEN was refused (401); check it")

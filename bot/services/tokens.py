@@ -1,0 +1,77 @@
+"""Which Magisterium token a request is made with.
+
+The person's own linked token; else the operator's shared token within a per-person quota;
+else nothing, and they are told how to link. One person's token is never used for another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import SecretStr
+
+from bot.accounts.keys import token_key
+from bot.accounts.quota import SharedTokenQuota
+from bot.accounts.registry import TokenRegistry
+from bot.user_errors import LINK_HINT, UserFacingError
+
+TokenSource = Literal["own", "shared"]
+
+
+@dataclass(frozen=True)
+class ChosenToken:
+    token: SecretStr
+    key: str  # the limiter's bucket id for this token; never the token itself
+    source: TokenSource
+
+    def __repr__(self) -> str:
+        return f"ChosenToken(key={self.key!r}, source={self.source!r})"
+
+
+class NoTokenAvailable(UserFacingError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Link your Magisterium account first",
+            f"Magisterium answers on behalf of a signed-in account with a paid plan. {LINK_HINT}",
+        )
+
+
+class LinkedTokenInvalid(UserFacingError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Your Magisterium token no longer works",
+            "Magisterium refused it (expired or revoked). Run `/account link` to link it again.",
+        )
+
+
+class TokenChooser:
+    def __init__(
+        self,
+        registry: TokenRegistry,
+        *,
+        operator_token: SecretStr | None,
+        quota: SharedTokenQuota | None,
+    ) -> None:
+        self._registry = registry
+        self._operator_token = (
+            operator_token if operator_token and operator_token.get_secret_value() else None
+        )
+        self._operator_key = token_key(self._operator_token) if self._operator_token else None
+        self._quota = quota
+
+    @property
+    def has_shared_token(self) -> bool:
+        return self._operator_token is not None
+
+    async def choose(self, user_id: int, *, expensive: bool) -> ChosenToken:
+        account = await self._registry.get(user_id)
+        if account is not None:
+            if account.status == "invalid":
+                raise LinkedTokenInvalid
+            return ChosenToken(account.token, token_key(account.token), "own")
+        if self._operator_token is None or self._operator_key is None:
+            raise NoTokenAvailable
+        if self._quota is not None:
+            await self._quota.consume(user_id, expensive=expensive)
+        return ChosenToken(self._operator_token, self._operator_key, "shared")
