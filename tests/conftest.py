@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
 
-pytest_plugins = ("tests.harness.fixtures", "tests.conftest_db")
+pytest_plugins = ("tests.harness.fixtures", "tests.conftest_db", "tests.log_guard")
 
 
 @pytest.fixture
-def fake() -> FakeMagisterium:
-    return FakeMagisterium()
+def fake() -> Iterator[FakeMagisterium]:
+    fake = FakeMagisterium()
+    yield fake
+    from tests.log_guard import remember_tokens  # a plugin module: imported after registration
+
+    remember_tokens({request.token for request in fake.requests})
 
 
 @pytest.fixture
