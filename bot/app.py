@@ -19,7 +19,16 @@ from bot.tree import MagisteriumTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.help", "cogs.account")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.help",
+    "cogs.account",
+    "cogs.qa",
+    "cogs.dm",
+    "cogs.search",
+    "cogs.documents",
+    "cogs.readings",
+    "cogs.saints",
+)
 
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)

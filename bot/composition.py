@@ -15,7 +15,10 @@ import httpx
 from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy
 from bot.a2a.http import new_http_client
 from bot.accounts import SharedTokenQuota, TokenCipher, TokenRegistry
+from bot.cache import Cache, LocalCache, RedisCache
+from bot.cache.public import PublicContentCache
 from bot.limits import Backend, Limiter, LimiterConfig, LocalBackend, RedisBackend
+from bot.services.conversations import ConversationStore
 from bot.services.magisterium import MagisteriumService
 from bot.services.tokens import TokenChooser
 from bot.settings import Settings
@@ -38,11 +41,14 @@ class Services:
     chooser: TokenChooser
     limiter: Limiter
     magisterium: MagisteriumService
+    conversations: ConversationStore
+    cache: Cache
 
     async def aclose(self) -> None:
         """Close in reverse order; one failure does not keep the rest open."""
         for name, close in (
             ("limiter", self.limiter.close),
+            ("cache", self.cache.close),
             ("database", self.db.close),
             ("http client", self.http.aclose),
         ):
@@ -73,14 +79,19 @@ async def open_services(settings: Settings) -> Services:
         )
         limiter = Limiter(_limiter_config(settings), backend=_limiter_backend(settings))
         chooser = TokenChooser(registry, operator_token=settings.magisterium_token, quota=quota)
+        cache = _cache(settings)
         magisterium = MagisteriumService(
             MagisteriumSkills(a2a),
             chooser,
             limiter,
             registry,
             wait_budget=settings.rate_limit_wait_seconds,
+            cache=PublicContentCache(cache),
         )
-        services = Services(http, a2a, db, registry, quota, chooser, limiter, magisterium)
+        conversations = ConversationStore(db)
+        services = Services(
+            http, a2a, db, registry, quota, chooser, limiter, magisterium, conversations, cache
+        )
         cleanup.pop_all()  # opened fully: the bot's close() owns them now
         return services
     raise AssertionError("unreachable")  # pragma: no cover
@@ -102,6 +113,12 @@ def _limiter_config(settings: Settings) -> LimiterConfig:
         max_in_flight_per_token=settings.max_in_flight_per_token,
         max_in_flight=settings.max_in_flight,
     )
+
+
+def _cache(settings: Settings) -> Cache:
+    if settings.redis_url:
+        return RedisCache.from_url(settings.redis_url)
+    return LocalCache(max_entries=settings.cache_max_entries)
 
 
 def _limiter_backend(settings: Settings) -> Backend:

@@ -42,10 +42,8 @@ def _message_for_check(error: BaseException) -> UserMessage | None:
     return None
 
 
-async def report_interaction_error(
-    interaction: discord.Interaction[Any], error: BaseException, *, where: str
-) -> None:
-    """Tell the user what went wrong (privately) and log it; never raises."""
+def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
+    """The embed a person sees for ``error``; logs it (unexpected ones with the traceback)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     message = message_for(error) or _message_for_check(error)
@@ -58,6 +56,11 @@ async def report_interaction_error(
         log.error("%s failed: %s: %s", where, type(error).__name__, error)
     else:
         log.info("%s failed: %s", where, type(error).__name__)
-    await send_private(
-        interaction, embed=error_embed(message.title, message.text, error_id=error_id)
-    )
+    return error_embed(message.title, message.text, error_id=error_id)
+
+
+async def report_interaction_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, where: str
+) -> None:
+    """Tell the user what went wrong (privately) and log it; never raises."""
+    await send_private(interaction, embed=error_embed_for(error, where=where))

@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     shared_quota_per_hour: int = Field(default=20, ge=0)
     shared_qa_quota_per_hour: int = Field(default=5, ge=0)
 
+    # Entries of public content (readings, saints, documents, searches) kept in process.
+    cache_max_entries: int = Field(default=1024, ge=1)
+
     # Multi-process deployments: each process runs some shards of one shard count.
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: Annotated[list[int] | None, NoDecode] = None

@@ -29,7 +29,10 @@ class SearchProbe(commands.Cog):
     @app_commands.command(name="probe-search", description="Search as the invoking user")
     async def probe_search(self, interaction: discord.Interaction[Any]) -> None:
         await defer(interaction, ephemeral=True)
-        results = await self.bot.services.magisterium.search(interaction.user.id, "Lumen Gentium")
+        user_id = interaction.user.id
+        # A query of its own per person: search results are cached for everyone.
+        query = f"Lumen Gentium {user_id}"
+        results = await self.bot.services.magisterium.search(user_id, query)
         await interaction.followup.send(f"{len(results.hits)} results", ephemeral=True)
 
 

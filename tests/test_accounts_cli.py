@@ -13,6 +13,7 @@ from bot.accounts import TokenCipher, TokenRegistry, generate_key
 from bot.cli.accounts_cli import add_parsers
 from bot.settings import Settings
 from bot.storage import DEFAULT_DATABASE_URL, Database
+from bot.storage.migrate import HEAD_REVISION
 from tests.conftest_db import closed_port, run_outside_loop
 
 
@@ -78,9 +79,9 @@ def test_genkey_prints_a_fresh_fernet_key(capsys: pytest.CaptureFixture[str]) ->
 
 def test_migrate_prints_the_revision(environment: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli("migrate") == 0
-    assert capsys.readouterr().out.strip().endswith("is at revision 0001")
+    assert capsys.readouterr().out.strip().endswith(f"is at revision {HEAD_REVISION}")
     assert run_cli("migrate") == 0
-    assert "revision 0001" in capsys.readouterr().out
+    assert f"revision {HEAD_REVISION}" in capsys.readouterr().out
 
 
 def test_migrate_against_a_server_that_is_down_fails_without_the_password(

@@ -191,3 +191,44 @@ async def test_an_expired_interaction_is_logged_not_raised(
     assert result.expired
     messages = [r.getMessage() for r in result.log_records]
     assert any("could not answer" in m for m in messages), messages
+
+
+class _RestartSafe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"probe:safe"):
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="safe", custom_id="probe:safe"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> _RestartSafe:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("still alive", ephemeral=True)
+
+
+@pytest.mark.parametrize("ending", ["stop", "timeout"])
+async def test_a_stopped_pager_keeps_restart_safe_buttons_working(
+    harness: Harness, ending: str
+) -> None:
+    harness.bot.add_dynamic_items(_RestartSafe)
+    pages = [discord.Embed(description="a"), discord.Embed(description="b")]
+    pager = Paginator(pages, author_id=1, full_text=None, filename="a.md")
+    pager.add_item(_RestartSafe())
+    store = harness.bot._connection._view_store
+    store.add_view(pager, 1234)
+    if ending == "stop":
+        pager.stop()
+    else:
+        pager._dispatch_timeout()  # what the view's timer calls
+    # discord.py would now have forgotten _RestartSafe for every message; it must not.
+    old = harness.existing_message(
+        components=[
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 2, "custom_id": "probe:safe", "label": "safe"}],
+            }
+        ]
+    )
+    clicked = await harness.click(old, "probe:safe")
+    assert clicked.contents == ["still alive"]

@@ -543,8 +543,9 @@ async def test_dm_message_reaches_on_message_and_records_the_reply(
 
     assert [m.content for m in probe.dms] == ["hello"]
     assert probe.dms[0].guild is None and probe.dms[0].author.id == user.id
-    assert [e["title"] for e in exchange.reply_embeds] == ["got hello"]
-    assert h.dm_messages(user) == exchange.replies and len(exchange.replies) == 1
+    # The bot's own DM cog answers too (a DM is a question); the probe's reply is among them.
+    assert "got hello" in [e.get("title") for e in exchange.reply_embeds]
+    assert h.dm_messages(user) == exchange.replies
 
 
 # --- the AutoShardedBot and what configure carries over ----------------------------------------

@@ -20,6 +20,7 @@ from bot.storage import (
     UserDataDeleter,
     rows_of_user,
 )
+from bot.storage.migrate import HEAD_REVISION
 
 WHEN = datetime(2025, 3, 1, 10, tzinfo=UTC)
 
@@ -46,14 +47,15 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
     assert await empty_database.revision() is None
     assert await table_names(empty_database) == set()
 
-    assert await empty_database.migrate() == "0001"
+    assert await empty_database.migrate() == HEAD_REVISION
     assert await table_names(empty_database) == {
         "alembic_version",
         "linked_accounts",
         "shared_token_usage",
+        "dm_conversations",
     }
-    assert await empty_database.migrate() == "0001"
-    assert await empty_database.revision() == "0001"
+    assert await empty_database.migrate() == HEAD_REVISION
+    assert await empty_database.revision() == HEAD_REVISION
 
 
 async def test_the_models_match_the_migrations(database: Database) -> None:
@@ -68,7 +70,10 @@ async def test_the_models_match_the_migrations(database: Database) -> None:
 
 async def test_two_processes_migrating_at_once_both_succeed(database_url: str) -> None:
     async with Database(database_url) as first, Database(database_url) as second:
-        assert await asyncio.gather(first.migrate(), second.migrate()) == ["0001", "0001"]
+        assert await asyncio.gather(first.migrate(), second.migrate()) == [
+            HEAD_REVISION,
+            HEAD_REVISION,
+        ]
 
 
 async def test_a_session_commits_on_success_and_rolls_back_on_error(database: Database) -> None:

@@ -11,12 +11,13 @@ from sqlalchemy import text
 
 from bot.accounts import TokenCipher, TokenRegistry
 from bot.storage import Database, StorageUnavailable
+from bot.storage.migrate import HEAD_REVISION
 
 
 async def test_the_data_directory_is_created(tmp_path: Path) -> None:
     async with Database(f"sqlite+aiosqlite:///{tmp_path}/a/b/bot.db") as db:
         assert (tmp_path / "a" / "b").is_dir()
-        assert await db.migrate() == "0001"
+        assert await db.migrate() == HEAD_REVISION
     assert (tmp_path / "a" / "b" / "bot.db").is_file()
 
 

@@ -45,7 +45,7 @@ class Paginator(BaseView):
         self.index = 0
         # Custom ids anyone may use; callers can add their own public items here.
         self.public_custom_ids = {self.send_file.custom_id}
-        self._edit_via: discord.Interaction[Any] | discord.WebhookMessage | None = None
+        self._edit_via: discord.Interaction[Any] | discord.Message | None = None
         if len(self.pages) == 1:
             for item in (self.previous, self.counter, self.next_page):
                 self.remove_item(item)
@@ -91,6 +91,15 @@ class Paginator(BaseView):
             self._edit_via = interaction
         if not self.children:
             self.stop()
+
+    async def send_to(self, channel: discord.abc.Messageable) -> discord.Message:
+        """Send the first page as a plain message (a DM answer), not an interaction response."""
+        view = self if self.children else MISSING
+        message = await channel.send(embed=self.current, view=view)
+        self._edit_via = message
+        if not self.children:
+            self.stop()
+        return message
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if interaction.user.id == self.author_id:

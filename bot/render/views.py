@@ -2,20 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.error_reporting import report_interaction_error
 
+if TYPE_CHECKING:
+    from discord.ui.view import ViewStore
+
 
 class BaseView(discord.ui.View):
+    """A view whose restart-safe buttons keep working after it stops.
+
+    discord.py's view store, when a view holding a ``DynamicItem`` stops or times out, drops
+    that DynamicItem *class* for the whole bot, so every other message's button of that kind
+    would go dead. The view re-registers its DynamicItem classes once it has been removed.
+    """
+
+    _dynamic_store: ViewStore | None = None
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
         await report_interaction_error(
             interaction, error, where=f"{type(self).__name__} {type(item).__name__}"
         )
+
+    def _start_listening_from_store(self, store: ViewStore) -> None:
+        self._dynamic_store = store
+        super()._start_listening_from_store(store)
+
+    def _dispatch_timeout(self) -> None:
+        super()._dispatch_timeout()  # type: ignore[no-untyped-call]
+        self._keep_dynamic_items_registered()
+
+    def stop(self) -> None:
+        super().stop()
+        self._keep_dynamic_items_registered()
+
+    def _keep_dynamic_items_registered(self) -> None:
+        classes = {type(i) for i in self.walk_children() if isinstance(i, discord.ui.DynamicItem)}
+        if classes and self._dynamic_store is not None:
+            self._dynamic_store.add_dynamic_items(*classes)
 
 
 class BaseModal(discord.ui.Modal):

@@ -12,17 +12,23 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from pydantic import SecretStr
+from pydantic import SecretStr, TypeAdapter
 
 from bot.a2a import MagisteriumSkills, Skill, errors
 from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, SearchResults
 from bot.accounts.registry import TokenRegistry
+from bot.cache.public import PublicContentCache
 from bot.limits import Limiter
 from bot.services.tokens import ChosenToken, LinkedTokenInvalid, TokenChooser
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+SEARCH = TypeAdapter(SearchResults)
+DOCUMENT: TypeAdapter[Document | NotFound] = TypeAdapter(Document | NotFound)
+READINGS: TypeAdapter[Readings | NotFound] = TypeAdapter(Readings | NotFound)
+MARTYROLOGY: TypeAdapter[Martyrology | NotFound] = TypeAdapter(Martyrology | NotFound)
 
 
 class MagisteriumService:
@@ -34,12 +40,14 @@ class MagisteriumService:
         registry: TokenRegistry,
         *,
         wait_budget: float,
+        cache: PublicContentCache,
     ) -> None:
         self._skills = skills
         self._chooser = chooser
         self._limiter = limiter
         self._registry = registry
         self._wait_budget = wait_budget
+        self.cache = cache
 
     async def ask(self, user_id: int, question: str, *, context_id: str | None = None) -> Answer:
         return await self._call(
@@ -48,28 +56,52 @@ class MagisteriumService:
             lambda token: self._skills.ask(token, question, context_id=context_id),
         )
 
+    # Public content is the same for everyone: served from the cache, it spends nobody's quota.
+
     async def search(self, user_id: int, query: str) -> SearchResults:
-        return await self._call(
-            user_id, Skill.DOCUMENT_SEARCH, lambda token: self._skills.search(token, query)
+        return await self.cache.get_or_fetch(
+            Skill.DOCUMENT_SEARCH,
+            query,
+            SEARCH,
+            lambda: self._call(
+                user_id, Skill.DOCUMENT_SEARCH, lambda token: self._skills.search(token, query)
+            ),
         )
 
     async def fetch_document(self, user_id: int, doc_id: str) -> Document | NotFound:
-        return await self._call(
-            user_id,
+        return await self.cache.get_or_fetch(
             Skill.DOCUMENT_FETCH,
-            lambda token: self._skills.fetch_document(token, doc_id),
+            doc_id,
+            DOCUMENT,
+            lambda: self._call(
+                user_id,
+                Skill.DOCUMENT_FETCH,
+                lambda token: self._skills.fetch_document(token, doc_id),
+            ),
         )
 
     async def readings(self, user_id: int, date_query: str) -> Readings | NotFound:
-        return await self._call(
-            user_id,
+        """Pass an absolute date (ISO) where possible: "today" is cached as written."""
+        return await self.cache.get_or_fetch(
             Skill.LITURGICAL_READINGS,
-            lambda token: self._skills.readings(token, date_query),
+            date_query,
+            READINGS,
+            lambda: self._call(
+                user_id,
+                Skill.LITURGICAL_READINGS,
+                lambda token: self._skills.readings(token, date_query),
+            ),
         )
 
     async def saints(self, user_id: int, date: dt.date | str) -> Martyrology | NotFound:
-        return await self._call(
-            user_id, Skill.SAINTS_OF_THE_DAY, lambda token: self._skills.saints(token, date)
+        key = date.isoformat() if isinstance(date, dt.date) else date
+        return await self.cache.get_or_fetch(
+            Skill.SAINTS_OF_THE_DAY,
+            key,
+            MARTYROLOGY,
+            lambda: self._call(
+                user_id, Skill.SAINTS_OF_THE_DAY, lambda token: self._skills.saints(token, date)
+            ),
         )
 
     async def _call(

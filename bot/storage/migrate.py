@@ -13,6 +13,10 @@ SCRIPT_LOCATION = "bot.storage:migrations"
 _POSTGRES_MIGRATION_LOCK = 7_324_001
 
 
+# The newest migration; the tests and `migrate` compare against it.
+HEAD_REVISION = "0002"
+
+
 def alembic_config(connection: Connection | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)

@@ -52,3 +52,13 @@ class SharedTokenUsageRow(Base):
     window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     pool: Mapped[str] = mapped_column(String(8), primary_key=True)
     count: Mapped[int] = mapped_column(Integer)
+
+
+class DMConversationRow(Base):
+    """The Magisterium contextId a person's DM conversation with the bot continues."""
+
+    __tablename__ = "dm_conversations"
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    context_id: Mapped[str] = mapped_column(String(200))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -41,10 +41,18 @@ def harness_settings(api_url: str, database_url: str, **overrides: Any) -> Setti
 
 
 @pytest.fixture
-def harness_bot(fake_server: RunningFakeServer, tmp_path: Path) -> MagisteriumBot:
+def harness_overrides() -> dict[str, Any]:
+    """Settings a test module changes for its bot: override this fixture in the module."""
+    return {}
+
+
+@pytest.fixture
+def harness_bot(
+    fake_server: RunningFakeServer, tmp_path: Path, harness_overrides: dict[str, Any]
+) -> MagisteriumBot:
     """The real bot, built by ``create_bot`` against the fake Magisterium; not yet started."""
     database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    return create_bot(harness_settings(fake_server.url, database_url))
+    return create_bot(harness_settings(fake_server.url, database_url, **harness_overrides))
 
 
 @pytest.fixture

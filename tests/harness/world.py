@@ -68,6 +68,7 @@ def _carry_over(old: ConnectionState[Any], new: ConnectionState[Any], bot: AnyBo
     new.application_id = old.application_id or (new.user.id if new.user else None)
     new.allowed_mentions = old.allowed_mentions
     new._translator = old._translator
+    new.loop = old.loop  # `channel.typing()` and other helpers schedule on the state's loop
     store, fresh = old._view_store, new._view_store
     for message_id, items in store._views.items():
         views = {id(item.view): item.view for item in items.values() if item.view is not None}

@@ -1,0 +1,20 @@
+"""Dates for the /readings and /saints options: local parsing, autocomplete, day buttons.
+
+Not a cog (no ``setup``): both cogs use it, and cogs never import each other.
+"""
+
+from cogs._dates.feed import DayButton, DayFeed, DayPager, build_pager, show_day
+from cogs._dates.parse import local_today, long_date, resolve
+from cogs._dates.suggest import suggestions
+
+__all__ = [
+    "DayButton",
+    "DayFeed",
+    "DayPager",
+    "build_pager",
+    "local_today",
+    "long_date",
+    "resolve",
+    "show_day",
+    "suggestions",
+]

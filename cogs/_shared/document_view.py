@@ -1,0 +1,76 @@
+"""Showing one Magisterium document: used by ``/document`` and by the ``/search`` select.
+
+Input from people (queries, ids) is cleaned here, and anything echoed back is made inert.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.a2a.results import Document, NotFound
+from bot.render.embeds import document_pages, notice_embed
+from bot.render.pager import Paginator
+from bot.render.split import truncate
+from bot.respond import send_private
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+ECHO_MAX = 60
+NOT_FOUND_TITLE = "Document not found"
+_CONTROL_AS_SPACE = {"Cf": "", "Cc": " "}
+
+
+def clean_input(text: str) -> str:
+    """``text`` without invisible format characters (zero-width spaces, joiners, BOM...) or
+    surrounding whitespace; control characters become spaces."""
+    kept = (_CONTROL_AS_SPACE.get(unicodedata.category(ch), ch) for ch in text)
+    return "".join(kept).strip()
+
+
+def echo(text: str, limit: int = ECHO_MAX) -> str:
+    """``text`` made safe to show inside inline code: one line, no backticks, short."""
+    flat = " ".join(clean_input(text).replace("`", "'").split())
+    return truncate(flat, limit) if flat else "?"
+
+
+def not_found_embed(doc_id: str) -> discord.Embed:
+    return notice_embed(
+        NOT_FOUND_TITLE,
+        f"No document with id `{echo(doc_id)}` exists; find ids with `/search`.",
+    )
+
+
+def document_markdown(doc: Document) -> str:
+    """The whole document for the pager's "Send as file": title, byline, then the text."""
+    title = " ".join((doc.title or "").split()) or f"Document {doc.id}"
+    byline = " · ".join(" ".join(p.split()) for p in (doc.author, doc.ref) if p and p.strip())
+    parts = [f"# {title}"]
+    if byline:
+        parts.append(f"*{byline}*")
+    parts.append(doc.text.strip() or "This document has no text.")
+    return "\n\n".join(parts) + "\n"
+
+
+async def show_document(
+    interaction: discord.Interaction[MagisteriumBot], doc_id: str, *, ephemeral: bool
+) -> None:
+    """Fetch ``doc_id`` as the interaction's user and send it paged (after a defer).
+
+    Not found is told privately; upstream errors propagate to the caller's error path.
+    """
+    services = interaction.client.services
+    result = await services.magisterium.fetch_document(interaction.user.id, doc_id)
+    if isinstance(result, NotFound):
+        await send_private(interaction, embed=not_found_embed(doc_id))
+        return
+    pager = Paginator(
+        document_pages(result),
+        author_id=interaction.user.id,
+        full_text=document_markdown(result),
+        filename=f"document-{result.id}.md",
+    )
+    await pager.send(interaction, ephemeral=ephemeral)

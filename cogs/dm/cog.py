@@ -1,0 +1,72 @@
+"""Answering plain DMs: one question at a time per person, continuing their conversation."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.error_reporting import error_embed_for
+from bot.render.embeds import answer_markdown, answer_pages, notice_embed
+from bot.render.pager import Paginator
+from cogs.dm.views import new_conversation_button
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+log = logging.getLogger(__name__)
+
+MAX_QUESTION = 2000
+# Characters that render as nothing: a message of only these is empty.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+
+STILL_WORKING = notice_embed(
+    "Still working",
+    "I'm still answering your previous question; send this one again once it is answered.",
+)
+
+
+class DirectMessagesCog(commands.Cog):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+        self._pending: set[int] = set()
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot:
+            return
+        if not isinstance(message.channel, discord.DMChannel):
+            return
+        question = message.content.translate(INVISIBLE).strip()
+        if not question:
+            return  # an attachment or sticker alone: nothing to ask
+        user_id = message.author.id
+        if user_id in self._pending:
+            await message.reply(embed=STILL_WORKING)
+            return
+        self._pending.add(user_id)
+        try:
+            async with message.channel.typing():
+                await self._answer(message, question[:MAX_QUESTION])
+        except Exception as error:
+            await message.reply(embed=error_embed_for(error, where="DM question"))
+        finally:
+            self._pending.discard(user_id)
+
+    async def _answer(self, message: discord.Message, question: str) -> None:
+        services = self.bot.services
+        user_id = message.author.id
+        context_id = await services.conversations.context_of(user_id)
+        answer = await services.magisterium.ask(user_id, question, context_id=context_id)
+        if answer.context_id:
+            await services.conversations.remember(user_id, answer.context_id)
+        pager = Paginator(
+            answer_pages(answer),
+            author_id=user_id,
+            full_text=answer_markdown(answer),
+            filename="answer.md",
+        )
+        pager.add_item(new_conversation_button())
+        await pager.send_to(message.channel)

@@ -1,0 +1,43 @@
+"""``/document id:`` — one document's full text, paged, with "Send as file"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.embeds import notice_embed
+from bot.respond import defer
+from cogs._shared.document_view import clean_input, show_document
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+ID_MAX = 100
+EMPTY_ID = (
+    "No document id given",
+    "Give the id of a document, such as `12345`; find ids with `/search`.",
+)
+
+
+class DocumentsCog(commands.Cog):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="document", description="Read a document's full text by its id")
+    @app_commands.rename(doc_id="id")
+    @app_commands.describe(doc_id="The document's id, as shown by /search")
+    async def document(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        doc_id: app_commands.Range[str, 1, ID_MAX],
+    ) -> None:
+        cleaned = clean_input(doc_id)
+        if not cleaned:
+            await interaction.response.send_message(embed=notice_embed(*EMPTY_ID), ephemeral=True)
+            return
+        private = interaction.guild_id is None
+        await defer(interaction, ephemeral=private)
+        await show_document(interaction, cleaned, ephemeral=private)

@@ -1,0 +1,77 @@
+"""/ask and the "Ask Magisterium" message context menu."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.look import error_embed
+from bot.render.split import truncate
+from cogs.qa.answers import is_private_place
+from cogs.qa.followups import ask_and_send
+from cogs.qa.text import MAX_QUESTION, clean_question, empty_question
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+CONTEXT_MENU_NAME = "Ask Magisterium"
+NO_TEXT_TITLE = "Nothing to ask about"
+NO_TEXT = "That message has no text I can ask Magisterium about. Pick a message with words in it."
+
+
+async def _refuse(interaction: discord.Interaction[MagisteriumBot], title: str, text: str) -> None:
+    """A private error as the first response: nothing was deferred or asked."""
+    await interaction.response.send_message(embed=error_embed(title, text), ephemeral=True)
+
+
+def message_text(message: discord.Message) -> str:
+    """What a message says: its content, else its embeds' titles and descriptions."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+    return clean_question("\n\n".join(p for p in parts if p and p.strip()))
+
+
+class QACog(commands.Cog):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+        self.context_menu = app_commands.ContextMenu(
+            name=CONTEXT_MENU_NAME, callback=self.ask_about_message
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.context_menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.context_menu.name, type=self.context_menu.type)
+
+    @app_commands.command(name="ask", description="Ask Magisterium AI about Catholic teaching")
+    @app_commands.describe(
+        question="Your question (up to 2000 characters)",
+        private="Only you see the answer (always private in DMs)",
+    )
+    async def ask(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        question: app_commands.Range[str, 1, MAX_QUESTION],
+        private: bool = False,
+    ) -> None:
+        cleaned = clean_question(question)
+        if not cleaned:
+            error = empty_question().user_message
+            await _refuse(interaction, error.title, error.text)
+            return
+        ephemeral = private or is_private_place(interaction)
+        await ask_and_send(interaction, cleaned, ephemeral=ephemeral)
+
+    async def ask_about_message(
+        self, interaction: discord.Interaction[MagisteriumBot], message: discord.Message
+    ) -> None:
+        text = message_text(message)
+        if not text:
+            await _refuse(interaction, NO_TEXT_TITLE, NO_TEXT)
+            return
+        await ask_and_send(interaction, truncate(text, MAX_QUESTION), ephemeral=True)

@@ -1,0 +1,233 @@
+"""Asking and answering with follow-up buttons that survive a restart.
+
+A related-question button's custom_id holds the conversation (contextId), the task id and the
+question's index; the question itself comes from this process's memory, from the button label
+when it is not cut, or from ``tasks/get`` with the clicker's token. The clicker asks it as
+themselves, in the same conversation, in a thread on the answer (or a reply where threads are
+not possible). "New conversation" opens a form and answers without a contextId.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.a2a import errors
+from bot.a2a.results import Answer, parse_answer
+from bot.error_reporting import report_interaction_error
+from bot.render.limits import BUTTONS_PER_ROW, CUSTOM_ID
+from bot.render.pager import Paginator
+from bot.render.views import BaseModal
+from bot.respond import defer
+from bot.user_errors import UserFacingError
+from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_place
+from cogs.qa.text import (
+    MAX_QUESTION,
+    button_label,
+    clean_question,
+    empty_question,
+    full_question_from_label,
+    thread_name,
+)
+
+if TYPE_CHECKING:
+    from typing import Self
+
+log = logging.getLogger(__name__)
+
+RELATED_PREFIX = "qa:rel"
+NEW_CONVERSATION_ID = "qa:new"
+QUESTION_FIELD_ID = "qa:new:question"
+EXPIRED_TITLE = "This suggestion has expired"
+EXPIRED_TEXT = "This suggestion has expired; ask it with /ask."
+MAX_RELATED = BUTTONS_PER_ROW * len(RELATED_ROWS)
+_ID = r"[A-Za-z0-9_.\-]{1,40}"
+_RELATED_TEMPLATE = rf"{RELATED_PREFIX}:(?P<context>{_ID}):(?P<task>{_ID}):(?P<index>\d{{1,2}})"
+
+_Button = discord.ui.Button[discord.ui.View]
+
+
+def related_custom_id(context_id: str, task_id: str, index: int) -> str | None:
+    """The custom_id for one related question, or None when the ids do not fit in one."""
+    custom_id = f"{RELATED_PREFIX}:{context_id}:{task_id}:{index}"
+    if len(custom_id) > CUSTOM_ID or re.fullmatch(_RELATED_TEMPLATE, custom_id) is None:
+        return None
+    return custom_id
+
+
+class RelatedQuestionButton(discord.ui.DynamicItem[_Button], template=_RELATED_TEMPLATE):
+    def __init__(self, context_id: str, task_id: str, index: int, *, label: str = "?") -> None:
+        custom_id = f"{RELATED_PREFIX}:{context_id}:{task_id}:{index}"
+        row = RELATED_ROWS[min(index // BUTTONS_PER_ROW, len(RELATED_ROWS) - 1)]
+        super().__init__(
+            discord.ui.Button(
+                label=label, custom_id=custom_id, style=discord.ButtonStyle.primary, row=row
+            )
+        )
+        self.context_id = context_id
+        self.task_id = task_id
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["context"], match["task"], int(match["index"]), label=label or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # Dynamic items run in a plain View: report errors here, privately, like BaseView.
+        try:
+            await answer_related(interaction, self)
+        except Exception as error:
+            await report_interaction_error(interaction, error, where="qa related question")
+
+
+class NewConversationButton(discord.ui.DynamicItem[_Button], template=NEW_CONVERSATION_ID):
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="New conversation",
+                emoji="✨",
+                custom_id=NEW_CONVERSATION_ID,
+                style=discord.ButtonStyle.secondary,
+                row=4,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            # A modal must be the first response: nothing is awaited before it.
+            await interaction.response.send_modal(NewQuestionModal())
+        except Exception as error:
+            await report_interaction_error(interaction, error, where="qa new conversation")
+
+
+class NewQuestionModal(BaseModal, title="Ask a new question"):
+    question: discord.ui.TextInput[NewQuestionModal] = discord.ui.TextInput(
+        label="Your question",
+        style=discord.TextStyle.paragraph,
+        custom_id=QUESTION_FIELD_ID,
+        min_length=1,
+        max_length=MAX_QUESTION,
+    )
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        question = clean_question(self.question.value)
+        if not question:
+            raise empty_question()
+        await ask_and_send(interaction, question, ephemeral=_private_source(interaction))
+
+
+# --- answers --------------------------------------------------------------------------------
+
+
+def answer_view(answer: Answer, *, question: str, author_id: int) -> Paginator:
+    """The paged answer with its related-question buttons and "New conversation"."""
+    view = answer_pager(answer, question=question, author_id=author_id)
+    if answer.task_id and answer.context_id:
+        RELATED.remember(answer.task_id, answer.related_questions)
+        for index, related in enumerate(answer.related_questions[:MAX_RELATED]):
+            if related_custom_id(answer.context_id, answer.task_id, index) is None:
+                break  # ids too long for a custom_id: no buttons rather than broken ones
+            label = button_label(related)
+            view.add_item(
+                RelatedQuestionButton(answer.context_id, answer.task_id, index, label=label)
+            )
+    view.add_item(NewConversationButton())
+    return view
+
+
+async def ask_and_send(
+    interaction: discord.Interaction[Any],
+    question: str,
+    *,
+    ephemeral: bool,
+    context_id: str | None = None,
+) -> None:
+    """Defer at once, ask as the invoking person, then send the paged answer."""
+    await defer(interaction, ephemeral=ephemeral)
+    service = interaction.client.services.magisterium
+    answer = await service.ask(interaction.user.id, question, context_id=context_id)
+    view = answer_view(answer, question=question, author_id=interaction.user.id)
+    await view.send(interaction, ephemeral=ephemeral)
+
+
+# --- related questions ----------------------------------------------------------------------
+
+
+async def _question(interaction: discord.Interaction[Any], button: RelatedQuestionButton) -> str:
+    """The related question behind ``button``; a :class:`UserFacingError` when it is gone."""
+    known = RELATED.question(button.task_id, button.index)
+    if known is None:
+        known = full_question_from_label(button.item.label)
+    if known is not None:
+        return known
+    services = interaction.client.services
+    chosen = await services.chooser.choose(interaction.user.id, expensive=False)
+    try:
+        task = await services.a2a.get_task(chosen.token, button.task_id)
+    except errors.TaskNotFound:
+        raise UserFacingError(EXPIRED_TITLE, EXPIRED_TEXT) from None
+    questions = parse_answer(task).related_questions
+    RELATED.remember(button.task_id, questions)
+    if not 0 <= button.index < len(questions):
+        raise UserFacingError(EXPIRED_TITLE, EXPIRED_TEXT)
+    return questions[button.index]
+
+
+def _private_source(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return is_private_place(interaction) or (message is not None and message.flags.ephemeral)
+
+
+async def answer_related(
+    interaction: discord.Interaction[Any], button: RelatedQuestionButton
+) -> None:
+    """Ask the related question as the clicker, continuing the same conversation."""
+    private = _private_source(interaction)
+    await defer(interaction, ephemeral=private)  # within 3 s, before any upstream call
+    question = await _question(interaction, button)
+    service = interaction.client.services.magisterium
+    answer = await service.ask(interaction.user.id, question, context_id=button.context_id)
+    view = answer_view(answer, question=question, author_id=interaction.user.id)
+    if not private and await _post_in_thread(interaction, question, view):
+        return
+    await view.send(interaction, ephemeral=private)  # the reply fills "thinking…"
+
+
+async def _post_in_thread(
+    interaction: discord.Interaction[Any], question: str, view: Paginator
+) -> bool:
+    """Post the answer in a thread on the clicked message; False when that is not possible."""
+    message = interaction.message
+    if message is None or not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    try:
+        thread = message.thread or await message.create_thread(name=thread_name(question))
+        await thread.send(embed=view.current, view=view)
+    except (discord.HTTPException, ValueError) as exc:
+        log.info("qa follow-up not posted in a thread (%s); replying instead", type(exc).__name__)
+        return False
+    try:
+        await interaction.delete_original_response()  # the public "thinking…" placeholder
+    except discord.HTTPException as exc:
+        log.info("qa placeholder not deleted: HTTP %s", exc.status)
+    return True

@@ -1,0 +1,43 @@
+"""Cleaning questions and fitting them into Discord's small fields."""
+
+from __future__ import annotations
+
+import re
+
+from bot.render.limits import BUTTON_LABEL
+from bot.render.split import truncate
+from bot.user_errors import UserFacingError
+
+MAX_QUESTION = 2000
+THREAD_NAME = 100
+ELLIPSIS = "…"
+
+# Zero-width and invisible formatting characters that make a question look empty.
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+
+def clean_question(text: str) -> str:
+    """``text`` without invisible characters and surrounding whitespace ("" when empty)."""
+    return _INVISIBLE.sub("", text).strip()
+
+
+def button_label(question: str) -> str:
+    """A button label (≤ 80 characters, ellipsis when cut) on one line."""
+    return truncate(" ".join(question.split()), BUTTON_LABEL, ELLIPSIS)
+
+
+def full_question_from_label(label: str | None) -> str | None:
+    """The whole question when a label holds it uncut, else None."""
+    if not label or label.endswith(ELLIPSIS):
+        return None
+    return label
+
+
+def thread_name(question: str) -> str:
+    return truncate(" ".join(question.split()), THREAD_NAME, ELLIPSIS) or "Follow-up"
+
+
+def empty_question() -> UserFacingError:
+    return UserFacingError(
+        "Your question is empty", "Type a question with some words in it, then try again."
+    )

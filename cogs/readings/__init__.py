@@ -1,0 +1,19 @@
+"""/readings: the Mass readings of a day."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.readings.cog import ReadingsCog, ReadingsDay
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+
+async def setup(bot: MagisteriumBot) -> None:
+    bot.add_dynamic_items(ReadingsDay)  # day buttons of messages sent before a restart
+    await bot.add_cog(ReadingsCog(bot))
+
+
+async def teardown(bot: MagisteriumBot) -> None:
+    bot.remove_dynamic_items(ReadingsDay)

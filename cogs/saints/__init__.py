@@ -1,0 +1,19 @@
+"""/saints: the Roman Martyrology of a day."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.saints.cog import SaintsCog, SaintsDay
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+
+async def setup(bot: MagisteriumBot) -> None:
+    bot.add_dynamic_items(SaintsDay)  # day buttons of messages sent before a restart
+    await bot.add_cog(SaintsCog(bot))
+
+
+async def teardown(bot: MagisteriumBot) -> None:
+    bot.remove_dynamic_items(SaintsDay)

@@ -1,0 +1,94 @@
+"""The select under search results: choosing one opens it privately for whoever chose.
+
+A DynamicItem: its custom_id is fixed and the document id travels as the option's value, so a
+select on a message sent before a restart still works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from bot.a2a.results import SearchHit
+from bot.error_reporting import report_interaction_error
+from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
+from bot.render.limits import SELECT_OPTION_VALUE as VALUE_MAX
+from bot.render.split import truncate
+from bot.render.views import BaseView
+from bot.respond import defer
+from cogs._shared.document_view import clean_input, show_document
+
+if TYPE_CHECKING:
+    import re
+
+
+CUSTOM_ID = "search:open"
+PLACEHOLDER = "Open a result…"
+
+_Select = discord.ui.Select[Any]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(clean_input(text).split())
+
+
+def result_options(hits: Sequence[SearchHit]) -> list[discord.SelectOption]:
+    """One option per hit with a usable id (at most 25), numbered like the results list."""
+    options: list[discord.SelectOption] = []
+    seen: set[str] = set()
+    for number, hit in enumerate(hits, start=1):
+        doc_id = clean_input(hit.id)
+        if not doc_id or len(doc_id) > VALUE_MAX or doc_id in seen:
+            continue
+        seen.add(doc_id)
+        label = truncate(f"{number}. {_one_line(hit.title) or doc_id}", SELECT_OPTION_LABEL)
+        about = _one_line(hit.url or "") or f"id {doc_id}"
+        options.append(
+            discord.SelectOption(
+                label=label, value=doc_id, description=truncate(about, SELECT_OPTION_DESCRIPTION)
+            )
+        )
+        if len(options) == SELECT_OPTIONS:
+            break
+    return options
+
+
+class OpenResultSelect(discord.ui.DynamicItem[_Select], template=CUSTOM_ID):
+    def __init__(self, options: list[discord.SelectOption]) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=CUSTOM_ID, placeholder=PLACEHOLDER, options=options, max_values=1
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(list(item.options) if isinstance(item, discord.ui.Select) else [])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py only logs a DynamicItem's errors: report them like every view does.
+        try:
+            values = [clean_input(v) for v in self.item.values]
+            await defer(interaction, ephemeral=True)
+            if values and values[0]:
+                await show_document(interaction, values[0], ephemeral=True)
+        except Exception as error:
+            await report_interaction_error(interaction, error, where="search result select")
+
+
+def results_view(hits: Sequence[SearchHit]) -> BaseView | None:
+    """A view holding the result select, or None when no hit can be opened."""
+    options = result_options(hits)
+    if not options:
+        return None
+    view = BaseView(timeout=None)
+    view.add_item(OpenResultSelect(options))
+    return view

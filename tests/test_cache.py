@@ -1,0 +1,87 @@
+"""Public content is cached: repeated requests do not reach Magisterium or spend quota."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.cache import LocalCache, RedisCache
+from bot.cache.public import cache_key, normalise
+from bot.fake_server import FakeMagisterium
+from tests.harness import Harness
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_local_cache_expires_entries_and_keeps_a_size_bound() -> None:
+    clock = Clock()
+    cache = LocalCache(max_entries=2, clock=clock)
+    await cache.set("a", "1", ttl=10)
+    await cache.set("b", "2", ttl=10)
+    assert await cache.get("a") == "1"  # "a" is now the most recently used
+    await cache.set("c", "3", ttl=10)
+    assert len(cache) == 2 and await cache.get("b") is None
+    clock.now += 11
+    assert await cache.get("a") is None and await cache.get("c") is None
+
+
+@pytest.fixture
+async def redis_cache() -> AsyncIterator[RedisCache]:
+    redis = Redis.from_url("redis://127.0.0.1:6379/0")
+    prefix = f"test-cache-{uuid.uuid4().hex}"
+    yield RedisCache(redis, prefix=prefix)
+    keys = [key async for key in redis.scan_iter(f"{prefix}:*")]
+    if keys:
+        await redis.delete(*keys)
+    await redis.aclose()
+
+
+async def test_redis_cache_round_trip_and_expiry(redis_cache: RedisCache) -> None:
+    await redis_cache.set("k", "value", ttl=60)
+    assert await redis_cache.get("k") == "value"
+    assert await redis_cache.get("missing") is None
+    # Redis expires entries itself: the key carries the TTL.
+    ttl_ms = await redis_cache._redis.pttl(f"{redis_cache._prefix}:k")
+    assert 0 < ttl_ms <= 60_000
+
+
+def test_keys_fold_case_width_and_spacing_but_not_meaning() -> None:
+    assert normalise("  Lumen   GENTIUM ") == "lumen gentium"
+    assert cache_key("document_search", "Lumen Gentium") == cache_key(
+        "document_search", "lumen  gentium"
+    )
+    assert cache_key("document_search", "x") != cache_key("document_fetch", "x")
+    assert cache_key("saints_of_the_day", "2026-11-30") != cache_key(
+        "saints_of_the_day", "2026-12-01"
+    )
+
+
+async def test_repeated_public_requests_are_served_from_the_cache(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    alice, bob = harness.user(), harness.user()
+    await harness.slash("search", query="Lumen Gentium church", user=alice)
+    await harness.slash("search", query="  lumen gentium CHURCH ", user=bob)
+    await harness.slash("document", id="12345", user=alice)
+    await harness.slash("document", id="12345", user=bob)
+    await harness.slash("saints", date="2026-03-19", user=alice)
+    again = await harness.slash("saints", date="2026-03-19", user=bob)
+    assert "Joseph" in str(again.embeds)
+    assert fake.count(skill="document_search") == 1
+    assert fake.count(skill="document_fetch") == 1
+    assert fake.count(skill="saints_of_the_day") == 1
+
+
+async def test_answers_are_never_cached(harness: Harness, fake: FakeMagisterium) -> None:
+    await harness.slash("ask", question="What is grace?")
+    await harness.slash("ask", question="What is grace?", user=harness.user())
+    assert fake.count(skill="catholic_qa") == 2

@@ -1,0 +1,100 @@
+"""cogs._dates: local date resolution and autocomplete choices, with a fixed ``today``."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from cogs._dates import local_today, long_date, resolve, suggestions
+
+MONDAY = dt.date(2026, 11, 30)  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", MONDAY),
+        ("today", MONDAY),
+        ("  Today ", MONDAY),
+        ("tomorrow", dt.date(2026, 12, 1)),
+        ("yesterday", dt.date(2026, 11, 29)),
+        ("Monday", MONDAY),  # bare weekday: today included
+        ("next monday", dt.date(2026, 12, 7)),  # "next": strictly after
+        ("last monday", dt.date(2026, 11, 23)),
+        ("Sunday", dt.date(2026, 12, 6)),
+        ("next Sunday", dt.date(2026, 12, 6)),
+        ("wed", dt.date(2026, 12, 2)),
+        ("2026-12-01", dt.date(2026, 12, 1)),
+        ("2027-2-3", dt.date(2027, 2, 3)),
+        ("March 19", dt.date(2026, 3, 19)),
+        ("19 March", dt.date(2026, 3, 19)),
+        ("19th of march", dt.date(2026, 3, 19)),
+        ("Mar 19, 2027", dt.date(2027, 3, 19)),
+        ("25 December 2030", dt.date(2030, 12, 25)),
+    ],
+)
+def test_resolve(text: str, expected: dt.date) -> None:
+    assert resolve(text, today=MONDAY) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["banana", "2026-02-30", "February 30", "13-2026-01", "next", "mo", "x" * 200, "32 March"],
+)
+def test_nonsense_resolves_to_none(text: str) -> None:
+    assert resolve(text, today=MONDAY) is None
+
+
+def test_local_today_uses_the_given_timezone() -> None:
+    late = dt.datetime(2026, 11, 30, 23, 30, tzinfo=dt.UTC)
+
+    def now(tz: dt.tzinfo) -> dt.datetime:
+        return late.astimezone(tz)
+
+    assert local_today(now=now) == dt.date(2026, 11, 30)
+    assert local_today(dt.timezone(dt.timedelta(hours=2)), now=now) == dt.date(2026, 12, 1)
+
+
+def test_long_date() -> None:
+    assert long_date(dt.date(2026, 12, 1)) == "Tuesday 1 December 2026"
+
+
+def test_suggestions_show_the_resolved_date() -> None:
+    choices = suggestions("tom", today=MONDAY)
+    assert [(c.name, c.value) for c in choices] == [
+        ("Tomorrow — Tuesday 1 December 2026", "2026-12-01")
+    ]
+
+
+def test_suggestions_offer_a_typed_iso_date_first() -> None:
+    choices = suggestions("2027-01-06", today=MONDAY)
+    assert choices[0].name == "2027-01-06 — Wednesday 6 January 2027"
+    assert choices[0].value == "2027-01-06"
+    assert suggestions("2027-02-30", today=MONDAY) == []
+
+
+def test_suggestions_for_weekdays_and_free_dates() -> None:
+    values = {c.name: c.value for c in suggestions("sun", today=MONDAY)}
+    assert values == {
+        "Sunday — Sunday 6 December 2026": "2026-12-06",
+        "Next Sunday — Sunday 6 December 2026": "2026-12-06",
+        "Last Sunday — Sunday 29 November 2026": "2026-11-29",
+    }
+    assert [c.value for c in suggestions("19 march", today=MONDAY)] == ["2026-03-19"]
+
+
+@pytest.mark.parametrize("typed", ["", "a", "day", "next", "z" * 300])
+def test_suggestions_stay_within_discord_limits(typed: str) -> None:
+    choices = suggestions(typed, today=MONDAY)
+    assert len(choices) <= 25
+    for c in choices:
+        assert 1 <= len(c.name) <= 100
+        assert len(c.value) <= 100
+        assert dt.date.fromisoformat(c.value)
+
+
+def test_empty_input_offers_today_first() -> None:
+    choices = suggestions("", today=MONDAY)
+    assert choices[0].name == "Today — Monday 30 November 2026"
+    assert len(choices) == 24
