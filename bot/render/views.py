@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -45,6 +45,27 @@ class BaseView(discord.ui.View):
         classes = {type(i) for i in self.walk_children() if isinstance(i, discord.ui.DynamicItem)}
         if classes and self._dynamic_store is not None:
             self._dynamic_store.add_dynamic_items(*classes)
+
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class ReportedDynamicItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """A restart-safe item whose errors reach the one reporting path.
+
+    discord.py runs a DynamicItem's callback in a throwaway View whose ``on_error`` only logs,
+    so the person would see "This interaction failed". Subclasses implement :meth:`respond`
+    and give their own ``template``; this base matches no custom_id and is never registered.
+    """
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.respond(interaction)
+        except Exception as error:
+            await report_interaction_error(interaction, error, where=type(self).__name__)
+
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
 
 
 class BaseModal(discord.ui.Modal):

@@ -18,10 +18,10 @@ from weakref import WeakValueDictionary
 import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
-from bot.error_reporting import report_interaction_error
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
 from bot.render.pager import Paginator
+from bot.render.views import ReportedDynamicItem
 from bot.respond import defer
 from cogs._dates.parse import long_date, resolve
 
@@ -102,7 +102,7 @@ class DayPager(Paginator):
         await super().on_timeout()
 
 
-class DayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+class DayButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """Previous/next day; subclasses set ``feed`` and a template from ``feed.template()``."""
 
     feed: ClassVar[DayFeed]
@@ -128,18 +128,14 @@ class DayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"
     ) -> Self:
         return cls(dt.date.fromisoformat(match["iso"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # discord.py only logs a DynamicItem's exceptions: report them to the user here.
-        try:
-            await interaction.response.defer()  # fetching may take longer than 3 s
-            bot: MagisteriumBot = interaction.client
-            result = await self.feed.fetch(bot, interaction.user.id, self.day)
-            pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
-            await interaction.edit_original_response(embed=pager.current, view=pager)
-            if interaction.message is not None:
-                pager.track(interaction.message.id, interaction)
-        except Exception as error:
-            await report_interaction_error(interaction, error, where=f"{self.feed.name} day button")
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()  # fetching may take longer than 3 s
+        bot: MagisteriumBot = interaction.client
+        result = await self.feed.fetch(bot, interaction.user.id, self.day)
+        pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
+        await interaction.edit_original_response(embed=pager.current, view=pager)
+        if interaction.message is not None:
+            pager.track(interaction.message.id, interaction)
 
 
 def _shift(day: dt.date, days: int) -> dt.date | None:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.error_reporting import report_interaction_error
 from bot.render.embeds import notice_embed
+from bot.render.views import ReportedDynamicItem
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -17,7 +17,7 @@ NEW_CONVERSATION_ID = "dm:new-conversation"
 
 
 class NewConversationButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm:new-conversation"
+    ReportedDynamicItem[discord.ui.Button[Any]], template=r"dm:new-conversation"
 ):
     def __init__(self) -> None:
         super().__init__(new_conversation_button())
@@ -32,7 +32,7 @@ class NewConversationButton(
     ) -> NewConversationButton:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
         await start_new_conversation(interaction)
 
 
@@ -55,11 +55,7 @@ def new_conversation_button() -> discord.ui.Button[Any]:
 
 async def start_new_conversation(interaction: discord.Interaction[Any]) -> None:
     bot: MagisteriumBot = interaction.client
-    try:
-        await bot.services.conversations.forget(interaction.user.id)
-    except Exception as error:  # storage down: say so, never a silent failure
-        await report_interaction_error(interaction, error, where="dm new conversation")
-        return
+    await bot.services.conversations.forget(interaction.user.id)
     await interaction.response.send_message(
         embed=notice_embed(
             "New conversation",

@@ -17,10 +17,9 @@ import discord
 
 from bot.a2a import errors
 from bot.a2a.results import Answer, parse_answer
-from bot.error_reporting import report_interaction_error
 from bot.render.limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
-from bot.render.views import BaseModal
+from bot.render.views import BaseModal, ReportedDynamicItem
 from bot.respond import defer
 from bot.user_errors import UserFacingError
 from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_place
@@ -58,7 +57,7 @@ def related_custom_id(context_id: str, task_id: str, index: int) -> str | None:
     return custom_id
 
 
-class RelatedQuestionButton(discord.ui.DynamicItem[_Button], template=_RELATED_TEMPLATE):
+class RelatedQuestionButton(ReportedDynamicItem[_Button], template=_RELATED_TEMPLATE):
     def __init__(self, context_id: str, task_id: str, index: int, *, label: str = "?") -> None:
         custom_id = f"{RELATED_PREFIX}:{context_id}:{task_id}:{index}"
         row = RELATED_ROWS[min(index // BUTTONS_PER_ROW, len(RELATED_ROWS) - 1)]
@@ -82,15 +81,11 @@ class RelatedQuestionButton(discord.ui.DynamicItem[_Button], template=_RELATED_T
         label = item.label if isinstance(item, discord.ui.Button) else None
         return cls(match["context"], match["task"], int(match["index"]), label=label or "?")
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # Dynamic items run in a plain View: report errors here, privately, like BaseView.
-        try:
-            await answer_related(interaction, self)
-        except Exception as error:
-            await report_interaction_error(interaction, error, where="qa related question")
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_related(interaction, self)
 
 
-class NewConversationButton(discord.ui.DynamicItem[_Button], template=NEW_CONVERSATION_ID):
+class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSATION_ID):
     def __init__(self) -> None:
         super().__init__(
             discord.ui.Button(
@@ -112,12 +107,9 @@ class NewConversationButton(discord.ui.DynamicItem[_Button], template=NEW_CONVER
     ) -> Self:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            # A modal must be the first response: nothing is awaited before it.
-            await interaction.response.send_modal(NewQuestionModal())
-        except Exception as error:
-            await report_interaction_error(interaction, error, where="qa new conversation")
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        # A modal must be the first response: nothing is awaited before it.
+        await interaction.response.send_modal(NewQuestionModal())
 
 
 class NewQuestionModal(BaseModal, title="Ask a new question"):

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.a2a.results import SearchHit
-from bot.error_reporting import report_interaction_error
 from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
 from bot.render.limits import SELECT_OPTION_VALUE as VALUE_MAX
 from bot.render.split import truncate
-from bot.render.views import BaseView
+from bot.render.views import BaseView, ReportedDynamicItem
 from bot.respond import defer
 from cogs._shared.document_view import clean_input, show_document
 
@@ -55,7 +54,7 @@ def result_options(hits: Sequence[SearchHit]) -> list[discord.SelectOption]:
     return options
 
 
-class OpenResultSelect(discord.ui.DynamicItem[_Select], template=CUSTOM_ID):
+class OpenResultSelect(ReportedDynamicItem[_Select], template=CUSTOM_ID):
     def __init__(self, options: list[discord.SelectOption]) -> None:
         super().__init__(
             discord.ui.Select(
@@ -73,15 +72,11 @@ class OpenResultSelect(discord.ui.DynamicItem[_Select], template=CUSTOM_ID):
     ) -> Self:
         return cls(list(item.options) if isinstance(item, discord.ui.Select) else [])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # discord.py only logs a DynamicItem's errors: report them like every view does.
-        try:
-            values = [clean_input(v) for v in self.item.values]
-            await defer(interaction, ephemeral=True)
-            if values and values[0]:
-                await show_document(interaction, values[0], ephemeral=True)
-        except Exception as error:
-            await report_interaction_error(interaction, error, where="search result select")
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        values = [clean_input(v) for v in self.item.values]
+        await defer(interaction, ephemeral=True)
+        if values and values[0]:
+            await show_document(interaction, values[0], ephemeral=True)
 
 
 def results_view(hits: Sequence[SearchHit]) -> BaseView | None:
