@@ -144,3 +144,23 @@ async def test_tokens_never_reach_the_database_file_or_the_logs(
     for token in tokens:
         assert token.encode() not in blobs
         assert token not in caplog.text
+
+
+async def test_a_locked_database_says_try_again_shortly_and_loses_nothing(
+    harness: Harness,
+) -> None:
+    import sqlite3
+
+    user = harness.user()
+    await _link(harness, user, "pro-kept-through-lock")
+    db_path = harness.bot.settings.database_url.split("///", 1)[1]
+    blocker = sqlite3.connect(db_path, timeout=0)
+    try:
+        blocker.execute("BEGIN EXCLUSIVE")  # another process holds the database
+        result = await harness.slash("account unlink", user=user)
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert result.ephemeral and "Try again shortly" in str(result.embeds)
+    account = await harness.bot.services.registry.get(user.id)
+    assert account is not None and account.token.get_secret_value() == "pro-kept-through-lock"
