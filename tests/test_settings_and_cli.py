@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from bot.__main__ import main
+from bot.accounts import MissingEncryptionKey, TokenCipher, TokenRegistry, generate_key
 from bot.app import create_bot
 from bot.settings import Settings
+from bot.storage import Database
 
 
 def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,17 +66,18 @@ def test_sync_parser_takes_a_guild() -> None:
     assert args.guild == 123
 
 
-async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> None:
-    from pydantic import SecretStr
-
-    from bot.accounts import MissingEncryptionKey, TokenCipher, TokenRegistry, generate_key
-    from bot.storage import Database
-
+async def _database_with_a_token_under_a_lost_key(tmp_path: Path) -> str:
+    """A database URL whose one stored token was encrypted with a key nobody has any more."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
     async with Database(url) as db:
         await db.migrate()
         registry = TokenRegistry(db, TokenCipher.from_setting(generate_key()))
         await registry.link(42, SecretStr("pro-stored-token"))
+    return url
+
+
+async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> None:
+    url = await _database_with_a_token_under_a_lost_key(tmp_path)
     bot = create_bot(Settings(_env_file=None, database_url=url, token_encryption_key=None))  # type: ignore[call-arg]
     await bot._async_setup_hook()  # what login() runs first
     with pytest.raises(MissingEncryptionKey, match="TOKEN_ENCRYPTION_KEY is not set"):
@@ -83,22 +88,7 @@ async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> No
 def test_run_refuses_to_start_with_stored_tokens_and_no_key(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import asyncio
-
-    from pydantic import SecretStr
-
-    from bot.accounts import TokenCipher, TokenRegistry, generate_key
-    from bot.storage import Database
-
-    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-
-    async def store_a_token() -> None:
-        async with Database(url) as db:
-            await db.migrate()
-            registry = TokenRegistry(db, TokenCipher.from_setting(generate_key()))
-            await registry.link(42, SecretStr("pro-stored-token"))
-
-    asyncio.run(store_a_token())
+    url = asyncio.run(_database_with_a_token_under_a_lost_key(tmp_path))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-used-discord-is-never-reached")
     monkeypatch.setenv("DATABASE_URL", url)

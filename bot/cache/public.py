@@ -8,13 +8,13 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
 from bot.cache.store import Cache
 
 log = logging.getLogger(__name__)
 
-R = TypeVar("R", bound=BaseModel)
+R = TypeVar("R")
 
 HOUR = 3600.0
 TTL = {

@@ -59,49 +59,53 @@ class MagisteriumService:
     # Public content is the same for everyone: served from the cache, it spends nobody's quota.
 
     async def search(self, user_id: int, query: str) -> SearchResults:
-        return await self.cache.get_or_fetch(
+        return await self._public(
+            user_id,
             Skill.DOCUMENT_SEARCH,
             query,
             SEARCH,
-            lambda: self._call(
-                user_id, Skill.DOCUMENT_SEARCH, lambda token: self._skills.search(token, query)
-            ),
+            lambda token: self._skills.search(token, query),
         )
 
     async def fetch_document(self, user_id: int, doc_id: str) -> Document | NotFound:
-        return await self.cache.get_or_fetch(
+        return await self._public(
+            user_id,
             Skill.DOCUMENT_FETCH,
             doc_id,
             DOCUMENT,
-            lambda: self._call(
-                user_id,
-                Skill.DOCUMENT_FETCH,
-                lambda token: self._skills.fetch_document(token, doc_id),
-            ),
+            lambda token: self._skills.fetch_document(token, doc_id),
         )
 
-    async def readings(self, user_id: int, date_query: str) -> Readings | NotFound:
-        """Pass an absolute date (ISO) where possible: "today" is cached as written."""
-        return await self.cache.get_or_fetch(
+    async def readings(self, user_id: int, day: dt.date) -> Readings | NotFound:
+        """An absolute date only, so that a cache key never stands for two different days."""
+        return await self._public(
+            user_id,
             Skill.LITURGICAL_READINGS,
-            date_query,
+            day.isoformat(),
             READINGS,
-            lambda: self._call(
-                user_id,
-                Skill.LITURGICAL_READINGS,
-                lambda token: self._skills.readings(token, date_query),
-            ),
+            lambda token: self._skills.readings(token, day.isoformat()),
         )
 
-    async def saints(self, user_id: int, date: dt.date | str) -> Martyrology | NotFound:
-        key = date.isoformat() if isinstance(date, dt.date) else date
-        return await self.cache.get_or_fetch(
+    async def saints(self, user_id: int, day: dt.date) -> Martyrology | NotFound:
+        """An absolute date only (sent as the ``{date}`` data part); see :meth:`readings`."""
+        return await self._public(
+            user_id,
             Skill.SAINTS_OF_THE_DAY,
-            key,
+            day.isoformat(),
             MARTYROLOGY,
-            lambda: self._call(
-                user_id, Skill.SAINTS_OF_THE_DAY, lambda token: self._skills.saints(token, date)
-            ),
+            lambda token: self._skills.saints(token, day),
+        )
+
+    async def _public(
+        self,
+        user_id: int,
+        skill: Skill,
+        key: str,
+        adapter: TypeAdapter[T],
+        call: Callable[[SecretStr], Awaitable[T]],
+    ) -> T:
+        return await self.cache.get_or_fetch(
+            skill, key, adapter, lambda: self._call(user_id, skill, call)
         )
 
     async def _call(

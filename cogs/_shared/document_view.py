@@ -15,20 +15,19 @@ from bot.render.embeds import document_pages, notice_embed
 from bot.render.pager import Paginator
 from bot.render.split import truncate
 from bot.respond import send_private
+from bot.user_input import strip_invisible
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 ECHO_MAX = 60
 NOT_FOUND_TITLE = "Document not found"
-_CONTROL_AS_SPACE = {"Cf": "", "Cc": " "}
 
 
 def clean_input(text: str) -> str:
-    """``text`` without invisible format characters (zero-width spaces, joiners, BOM...) or
-    surrounding whitespace; control characters become spaces."""
-    kept = (_CONTROL_AS_SPACE.get(unicodedata.category(ch), ch) for ch in text)
-    return "".join(kept).strip()
+    """``text`` without invisible format characters or surrounding whitespace; control
+    characters become spaces (a query or an id is one line)."""
+    return strip_invisible("".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text))
 
 
 def echo(text: str, limit: int = ECHO_MAX) -> str:

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.error_reporting import error_embed_for
 from bot.render.embeds import answer_markdown, answer_pages, notice_embed
 from bot.render.pager import Paginator
+from bot.user_input import strip_invisible
 from cogs.dm.views import new_conversation_button
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_QUESTION = 2000
-# Characters that render as nothing: a message of only these is empty.
-INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 
 STILL_WORKING = notice_embed(
     "Still working",
@@ -39,7 +38,7 @@ class DirectMessagesCog(commands.Cog):
             return
         if not isinstance(message.channel, discord.DMChannel):
             return
-        question = message.content.translate(INVISIBLE).strip()
+        question = strip_invisible(message.content)
         if not question:
             return  # an attachment or sticker alone: nothing to ask
         user_id = message.author.id

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 from bot.render.limits import BUTTON_LABEL
 from bot.render.split import truncate
 from bot.user_errors import UserFacingError
+from bot.user_input import strip_invisible
 
 MAX_QUESTION = 2000
 THREAD_NAME = 100
 ELLIPSIS = "…"
 
-# Zero-width and invisible formatting characters that make a question look empty.
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-
 
 def clean_question(text: str) -> str:
     """``text`` without invisible characters and surrounding whitespace ("" when empty)."""
-    return _INVISIBLE.sub("", text).strip()
+    return strip_invisible(text)
 
 
 def button_label(question: str) -> str:

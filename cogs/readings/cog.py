@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 async def _fetch(bot: MagisteriumBot, user_id: int, day: dt.date) -> Readings | NotFound:
     # An absolute ISO date: the upstream never has to guess "today", and caching stays simple.
-    return await bot.services.magisterium.readings(user_id, day.isoformat())
+    return await bot.services.magisterium.readings(user_id, day)
 
 
 FEED = DayFeed(
