@@ -28,6 +28,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.documents",
     "cogs.readings",
     "cogs.saints",
+    "cogs.daily",
 )
 
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)

@@ -17,6 +17,7 @@ from bot.a2a.http import new_http_client
 from bot.accounts import SharedTokenQuota, TokenCipher, TokenRegistry
 from bot.cache import Cache, LocalCache, RedisCache
 from bot.cache.public import PublicContentCache
+from bot.daily import ScheduleStore
 from bot.limits import Backend, Limiter, LimiterConfig, LocalBackend, RedisBackend
 from bot.services.conversations import ConversationStore
 from bot.services.magisterium import MagisteriumService
@@ -43,6 +44,7 @@ class Services:
     magisterium: MagisteriumService
     conversations: ConversationStore
     cache: Cache
+    schedules: ScheduleStore
 
     async def aclose(self) -> None:
         """Close in reverse order; one failure does not keep the rest open."""
@@ -89,8 +91,19 @@ async def open_services(settings: Settings) -> Services:
             cache=PublicContentCache(cache),
         )
         conversations = ConversationStore(db)
+        schedules = ScheduleStore(db)
         services = Services(
-            http, a2a, db, registry, quota, chooser, limiter, magisterium, conversations, cache
+            http,
+            a2a,
+            db,
+            registry,
+            quota,
+            chooser,
+            limiter,
+            magisterium,
+            conversations,
+            cache,
+            schedules,
         )
         cleanup.pop_all()  # opened fully: the bot's close() owns them now
         return services

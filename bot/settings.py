@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     upstream_deadline_seconds: float = Field(default=DEFAULT_DEADLINE, gt=0, le=840)
     upstream_max_connections: int = Field(default=100, ge=1)
 
+    # Daily posts: a post missed while the bot was down is still sent this long after its slot.
+    daily_grace_hours: float = Field(default=6.0, gt=0, le=23)
+    # Daily posts sent at once when many servers share a slot.
+    daily_post_concurrency: int = Field(default=8, ge=1, le=50)
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_separated_ints(cls, value: Any) -> Any:

@@ -148,13 +148,20 @@ async def test_unlink_without_a_token_still_deletes_the_rest(
 async def test_every_table_about_users_has_a_deleter(
     database: Database, cipher: TokenCipher
 ) -> None:
+    from bot.daily import ScheduleStore
     from bot.services.conversations import ConversationStore
 
     TokenRegistry(database, cipher)
     SharedTokenQuota(database, per_hour=1, qa_per_hour=1)
     ConversationStore(database)
+    ScheduleStore(database)
     user_tables = {t.name for t in Base.metadata.sorted_tables if USER_ID_COLUMN in t.c}
-    assert user_tables == {"linked_accounts", "shared_token_usage", "dm_conversations"}
+    assert user_tables == {
+        "linked_accounts",
+        "shared_token_usage",
+        "dm_conversations",
+        "daily_schedules",
+    }
     assert user_tables <= database.user_data.names
 
 

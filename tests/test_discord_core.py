@@ -60,12 +60,27 @@ async def test_every_extension_is_loaded_by_setup_hook(harness: Harness) -> None
     assert set(harness.bot.extensions) == set(EXTENSIONS)
 
 
+SERVER_ONLY_COMMANDS = {"daily"}
+
+
 async def test_every_command_works_in_dms_and_as_a_user_install(harness: Harness) -> None:
     tree = harness.bot.tree
     for command in tree.get_commands():
+        if command.name in SERVER_ONLY_COMMANDS:
+            continue
         payload = command.to_dict(tree)
         assert sorted(payload["contexts"]) == [0, 1, 2], command.name
         assert sorted(payload["integration_types"]) == [0, 1], command.name
+
+
+async def test_daily_is_server_only_and_for_server_managers(harness: Harness) -> None:
+    tree = harness.bot.tree
+    command = tree.get_command("daily")
+    assert command is not None
+    payload = command.to_dict(tree)
+    assert payload["contexts"] == [0]
+    assert payload["integration_types"] == [0]
+    assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
 
 
 async def test_help_in_a_dm_is_private_and_mentions_nobody(harness: Harness) -> None:

@@ -53,6 +53,8 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
         "linked_accounts",
         "shared_token_usage",
         "dm_conversations",
+        "daily_schedules",
+        "daily_claims",
     }
     assert await empty_database.migrate() == HEAD_REVISION
     assert await empty_database.revision() == HEAD_REVISION

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast, get_args
@@ -102,6 +103,16 @@ class TokenRegistry:
             linked_at=row.linked_at,
             updated_at=row.updated_at,
         )
+
+    async def statuses(self, user_ids: Iterable[int]) -> dict[int, AccountStatus]:
+        """The status of each user's token, in one query; users without a token are absent."""
+        wanted = set(user_ids)
+        if not wanted:
+            return {}
+        statement = select(Row.discord_user_id, Row.status).where(Row.discord_user_id.in_(wanted))
+        async with self._db.session() as session:
+            rows = (await session.execute(statement)).all()
+        return {user_id: cast(AccountStatus, status) for user_id, status in rows}
 
     async def set_status(
         self, user_id: int, status: AccountStatus, note: str | None = None

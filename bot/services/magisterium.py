@@ -76,17 +76,23 @@ class MagisteriumService:
             lambda token: self._skills.fetch_document(token, doc_id),
         )
 
-    async def readings(self, user_id: int, day: dt.date) -> Readings | NotFound:
-        """An absolute date only, so that a cache key never stands for two different days."""
+    async def readings(
+        self, user_id: int, day: dt.date, *, token: ChosenToken | None = None
+    ) -> Readings | NotFound:
+        """An absolute date only, so that a cache key never stands for two different days.
+        ``token``: call with this token instead of choosing one for the user (daily posts)."""
         return await self._public(
             user_id,
             Skill.LITURGICAL_READINGS,
             day.isoformat(),
             READINGS,
             lambda token: self._skills.readings(token, day.isoformat()),
+            chosen=token,
         )
 
-    async def saints(self, user_id: int, day: dt.date) -> Martyrology | NotFound:
+    async def saints(
+        self, user_id: int, day: dt.date, *, token: ChosenToken | None = None
+    ) -> Martyrology | NotFound:
         """An absolute date only (sent as the ``{date}`` data part); see :meth:`readings`."""
         return await self._public(
             user_id,
@@ -94,6 +100,7 @@ class MagisteriumService:
             day.isoformat(),
             MARTYROLOGY,
             lambda token: self._skills.saints(token, day),
+            chosen=token,
         )
 
     async def _public(
@@ -103,15 +110,23 @@ class MagisteriumService:
         key: str,
         adapter: TypeAdapter[T],
         call: Callable[[SecretStr], Awaitable[T]],
+        *,
+        chosen: ChosenToken | None = None,
     ) -> T:
         return await self.cache.get_or_fetch(
-            skill, key, adapter, lambda: self._call(user_id, skill, call)
+            skill, key, adapter, lambda: self._call(user_id, skill, call, chosen=chosen)
         )
 
     async def _call(
-        self, user_id: int, skill: Skill, call: Callable[[SecretStr], Awaitable[T]]
+        self,
+        user_id: int,
+        skill: Skill,
+        call: Callable[[SecretStr], Awaitable[T]],
+        *,
+        chosen: ChosenToken | None = None,
     ) -> T:
-        chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
+        if chosen is None:
+            chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
         deadline = time.monotonic() + self._wait_budget
         while True:
             budget = max(0.0, deadline - time.monotonic())

@@ -45,6 +45,28 @@ class LinkedTokenInvalid(UserFacingError):
         )
 
 
+class ScheduleTokenUnavailable(Exception):
+    """A daily schedule's token cannot be used; ``reason`` is shown by ``/daily status``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+OWNER_NOT_LINKED = (
+    "The admin who set this schedule has no Magisterium account linked any more. "
+    "Run `/daily set` again."
+)
+OWNER_REFUSED = (
+    "Magisterium refused the token of the admin who set this schedule. It resumes once they "
+    "link their account again with `/account link`, or run `/daily set` to post with yours."
+)
+SHARED_ACCOUNT_GONE = (
+    "The bot's shared Magisterium account is no longer configured. "
+    "Run `/daily set` again with your own account linked."
+)
+
+
 class TokenChooser:
     def __init__(
         self,
@@ -63,6 +85,20 @@ class TokenChooser:
     @property
     def has_shared_token(self) -> bool:
         return self._operator_token is not None
+
+    async def for_schedule(self, owner_id: int | None, source: TokenSource) -> ChosenToken:
+        """The token a daily schedule posts with: its admin's own, or the shared one (which
+        spends no person's quota: the schedule makes one call a day, shared by every server)."""
+        if source == "shared":
+            if self._operator_token is None or self._operator_key is None:
+                raise ScheduleTokenUnavailable(SHARED_ACCOUNT_GONE)
+            return ChosenToken(self._operator_token, self._operator_key, "shared")
+        account = await self._registry.get(owner_id) if owner_id is not None else None
+        if account is None:
+            raise ScheduleTokenUnavailable(OWNER_NOT_LINKED)
+        if account.status == "invalid":
+            raise ScheduleTokenUnavailable(OWNER_REFUSED)
+        return ChosenToken(account.token, token_key(account.token), "own")
 
     async def choose(self, user_id: int, *, expensive: bool) -> ChosenToken:
         account = await self._registry.get(user_id)

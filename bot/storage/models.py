@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Integer, MetaData, String, Text
+from sqlalchemy import BigInteger, CheckConstraint, Date, Integer, MetaData, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from bot.storage.types import UTCDateTime
@@ -62,3 +62,51 @@ class DMConversationRow(Base):
     discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     context_id: Mapped[str] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DailyScheduleRow(Base):
+    """A server's daily post of one feed; ``discord_user_id`` is the admin whose token it uses."""
+
+    __tablename__ = "daily_schedules"
+    __table_args__ = (
+        CheckConstraint("feed IN ('saints', 'readings')", name="feed"),
+        CheckConstraint("token_source IN ('own', 'shared')", name="token_source"),
+        CheckConstraint("status IN ('active', 'paused', 'disabled')", name="status"),
+    )
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    feed: Mapped[str] = mapped_column(String(16), primary_key=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    post_time: Mapped[str] = mapped_column(String(5))  # "HH:MM", local
+    timezone: Mapped[str] = mapped_column(String(64))
+    role_id: Mapped[int | None] = mapped_column(BigInteger)
+    discord_user_id: Mapped[int | None] = mapped_column(BigInteger)
+    token_source: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(16))
+    status_reason: Mapped[str | None] = mapped_column(String(300))
+    active_since: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_posted_date: Mapped[date | None] = mapped_column(Date)
+    last_posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_error: Mapped[str | None] = mapped_column(String(300))
+    last_error_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DailyClaimRow(Base):
+    """The claim on one server's post of one feed for one local date: taken atomically before
+    sending, so no two ticks, restarts or processes ever post the same day twice. Kept apart
+    from the schedule on purpose: re-running /daily set the same day does not post again."""
+
+    __tablename__ = "daily_claims"
+    __table_args__ = (CheckConstraint("state IN ('sending', 'posted')", name="state"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    feed: Mapped[str] = mapped_column(String(16), primary_key=True)
+    local_date: Mapped[date] = mapped_column(Date, primary_key=True, index=True)
+    state: Mapped[str] = mapped_column(String(8))
+    claimed_by: Mapped[str] = mapped_column(String(100))
+    claimed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.readings.cog import ReadingsCog, ReadingsDay
+from cogs._dates.feeds import ReadingsDay
+from cogs.readings.cog import ReadingsCog
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot

@@ -10,29 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.a2a.results import NotFound, Readings
-from cogs._dates import DayButton, DayFeed, local_today, show_day, suggestions
+from cogs._dates import local_today, show_day, suggestions
+from cogs._dates.feeds import ReadingsDay
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
-
-
-async def _fetch(bot: MagisteriumBot, user_id: int, day: dt.date) -> Readings | NotFound:
-    # An absolute ISO date: the upstream never has to guess "today", and caching stays simple.
-    return await bot.services.magisterium.readings(user_id, day)
-
-
-FEED = DayFeed(
-    name="readings",
-    title="Mass readings",
-    skill="liturgical_readings",
-    not_found="Magisterium has no Mass readings for this day. Try another date.",
-    fetch=_fetch,
-)
-
-
-class ReadingsDay(DayButton, template=FEED.template()):
-    feed = FEED
 
 
 class ReadingsCog(commands.Cog):

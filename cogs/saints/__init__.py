@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.saints.cog import SaintsCog, SaintsDay
+from cogs._dates.feeds import SaintsDay
+from cogs.saints.cog import SaintsCog
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot

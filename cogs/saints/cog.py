@@ -10,30 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.a2a.results import Martyrology, NotFound
-from cogs._dates import DayButton, DayFeed, local_today, show_day, suggestions
+from cogs._dates import local_today, show_day, suggestions
+from cogs._dates.feeds import SaintsDay
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
-
-
-async def _fetch(bot: MagisteriumBot, user_id: int, day: dt.date) -> Martyrology | NotFound:
-    # A date object goes upstream as the data part {"date": "YYYY-MM-DD"}.
-    return await bot.services.magisterium.saints(user_id, day)
-
-
-FEED = DayFeed(
-    name="saints",
-    title="Saints of the day",
-    skill="saints_of_the_day",
-    not_found="The Roman Martyrology has no entry Magisterium can show for this day. "
-    "Try another date.",
-    fetch=_fetch,
-)
-
-
-class SaintsDay(DayButton, template=FEED.template()):
-    feed = FEED
 
 
 class SaintsCog(commands.Cog):

@@ -1,0 +1,24 @@
+"""Daily posts: schedules (one per server and feed), their clock, their store.
+
+Nothing here touches Discord; ``cogs.daily`` posts and answers ``/daily``.
+"""
+
+from bot.daily.clock import DEFAULT_GRACE, due_date, next_post, parse_time, slot_instant
+from bot.daily.schedule import Feed, Schedule, ScheduleStatus, TokenSource
+from bot.daily.store import ScheduleStore
+from bot.daily.zones import find_zone, suggest_zones
+
+__all__ = [
+    "DEFAULT_GRACE",
+    "Feed",
+    "Schedule",
+    "ScheduleStatus",
+    "ScheduleStore",
+    "TokenSource",
+    "due_date",
+    "find_zone",
+    "next_post",
+    "parse_time",
+    "slot_instant",
+    "suggest_zones",
+]

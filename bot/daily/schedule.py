@@ -1,0 +1,69 @@
+"""What a daily schedule is: a feed posted in a channel at a local time, once per local date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from dataclasses import dataclass
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from bot.a2a import Skill
+
+TokenSource = Literal["own", "shared"]
+
+
+class ScheduleStatus(enum.StrEnum):
+    ACTIVE = "active"
+    # The token it posts with stopped working; resumes by itself once it works again.
+    PAUSED = "paused"
+    # Posting cannot work (channel gone, permission missing): an admin must run /daily set.
+    DISABLED = "disabled"
+
+
+class Feed(enum.StrEnum):
+    SAINTS = "saints"
+    READINGS = "readings"
+
+    @property
+    def skill(self) -> Skill:
+        return Skill.SAINTS_OF_THE_DAY if self is Feed.SAINTS else Skill.LITURGICAL_READINGS
+
+    @property
+    def label(self) -> str:
+        return "Saints of the day" if self is Feed.SAINTS else "Mass readings"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    guild_id: int
+    feed: Feed
+    channel_id: int
+    post_time: dt.time  # local wall-clock time, minutes precision
+    timezone: str  # an IANA name
+    role_id: int | None
+    owner_id: int | None  # the admin whose token it posts with (None once they unlinked)
+    token_source: TokenSource
+    status: ScheduleStatus
+    status_reason: str | None
+    active_since: dt.datetime  # no slot before this instant is ever posted (aware, UTC)
+    last_posted_date: dt.date | None = None
+    last_posted_at: dt.datetime | None = None
+    last_message_id: int | None = None
+    last_error: str | None = None
+    last_error_at: dt.datetime | None = None
+    failures: int = 0
+    retry_at: dt.datetime | None = None
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @property
+    def on_shared_token(self) -> bool:
+        """Posts with the operator's shared token rather than its admin's own."""
+        return self.token_source == "shared"  # noqa: S105 (a source name, not a secret)
+
+    @property
+    def key(self) -> tuple[int, Feed]:
+        return (self.guild_id, self.feed)

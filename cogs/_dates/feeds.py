@@ -1,0 +1,52 @@
+"""The two day feeds, /readings and /saints, and their day buttons.
+
+Here rather than in their cogs because ``/daily`` posts the same feeds, and cogs never import
+each other.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from bot.a2a.results import Martyrology, NotFound, Readings
+from cogs._dates.feed import DayButton, DayFeed
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+
+async def _readings(bot: MagisteriumBot, user_id: int, day: dt.date) -> Readings | NotFound:
+    # An absolute ISO date: the upstream never has to guess "today", and caching stays simple.
+    return await bot.services.magisterium.readings(user_id, day)
+
+
+async def _saints(bot: MagisteriumBot, user_id: int, day: dt.date) -> Martyrology | NotFound:
+    # A date object goes upstream as the data part {"date": "YYYY-MM-DD"}.
+    return await bot.services.magisterium.saints(user_id, day)
+
+
+READINGS = DayFeed(
+    name="readings",
+    title="Mass readings",
+    skill="liturgical_readings",
+    not_found="Magisterium has no Mass readings for this day. Try another date.",
+    fetch=_readings,
+)
+
+SAINTS = DayFeed(
+    name="saints",
+    title="Saints of the day",
+    skill="saints_of_the_day",
+    not_found="The Roman Martyrology has no entry Magisterium can show for this day. "
+    "Try another date.",
+    fetch=_saints,
+)
+
+
+class ReadingsDay(DayButton, template=READINGS.template()):
+    feed = READINGS
+
+
+class SaintsDay(DayButton, template=SAINTS.template()):
+    feed = SAINTS

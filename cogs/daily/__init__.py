@@ -1,0 +1,20 @@
+"""/daily: the saints of the day or the Mass readings posted in a channel every day."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.daily.cog import DailyCog
+from cogs.daily.post import ReadAll
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+
+async def setup(bot: MagisteriumBot) -> None:
+    bot.add_dynamic_items(ReadAll)  # "Read it all" under posts sent before a restart
+    await bot.add_cog(DailyCog(bot))
+
+
+async def teardown(bot: MagisteriumBot) -> None:
+    bot.remove_dynamic_items(ReadAll)

@@ -1,0 +1,128 @@
+"""The daily post: what a channel receives each morning, and what /daily preview shows.
+
+As much of the day's text as fits in one message is shown; when it does not all fit, a "Read it
+all" button opens the whole text, paged, privately for whoever presses it. The button is a
+DynamicItem (its custom id names the feed and date), so it keeps working after restarts and
+no view is kept in memory per post.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.daily import Feed
+from bot.render.embeds import notice_embed, text_pages
+from bot.render.limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
+from bot.render.views import ReportedDynamicItem
+from bot.respond import defer
+from cogs._dates import DayButton, build_pager, long_date
+from cogs._dates.feed import NavButton
+from cogs._dates.feeds import ReadingsDay, SaintsDay
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+Content = Readings | Martyrology | NotFound
+
+DAY_BUTTONS: dict[Feed, type[DayButton]] = {Feed.SAINTS: SaintsDay, Feed.READINGS: ReadingsDay}
+READ_ALL = "Read it all"
+NOT_FOUND = {
+    Feed.SAINTS: "The Roman Martyrology has no entry Magisterium can show for this day.",
+    Feed.READINGS: "Magisterium has no Mass readings for this day.",
+}
+
+
+@dataclass(frozen=True)
+class DailyPost:
+    content: str | None
+    embeds: list[discord.Embed]
+    view: discord.ui.View | None
+    allowed_mentions: discord.AllowedMentions
+
+
+def title_of(feed: Feed, day: dt.date) -> str:
+    return f"{feed.label} — {long_date(day)}"
+
+
+def build_post(
+    feed: Feed, day: dt.date, result: Content, *, role: discord.Role | None
+) -> DailyPost:
+    """The message for ``feed`` on ``day``; ``role`` is pinged, and only that role."""
+    if isinstance(result, NotFound):
+        embeds = [notice_embed(title_of(feed, day), NOT_FOUND[feed])]
+        complete = True
+    else:
+        pages = text_pages(title_of(feed, day), result.text, feed.skill, task_id=result.task_id)
+        embeds = _fitting(pages)
+        complete = len(embeds) == len(pages)
+    view = None
+    if not complete:
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            NavButton(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖", row=0)
+        )
+    mentions = discord.AllowedMentions(
+        everyone=False, users=False, roles=[role] if role else False, replied_user=False
+    )
+    return DailyPost(role.mention if role else None, embeds, view, mentions)
+
+
+def _fitting(pages: list[discord.Embed]) -> list[discord.Embed]:
+    """The leading pages that fit in one message (10 embeds, 6,000 characters in all)."""
+    kept: list[discord.Embed] = []
+    total = 0
+    for page in pages[:EMBEDS_PER_MESSAGE]:
+        total += embed_size(page)
+        if total > EMBEDS_TOTAL:
+            break
+        kept.append(page)
+    return kept or pages[:1]
+
+
+def nonce_of(guild_id: int, feed: Feed, day: dt.date) -> int:
+    """The Discord nonce of one server's post for one date: the same on every retry and in
+    every process, so Discord drops a resend of a message that did go out (enforce_nonce)."""
+    digest = hashlib.sha256(f"daily:{guild_id}:{feed.value}:{day.isoformat()}".encode())
+    return int.from_bytes(digest.digest()[:8], "big") >> 1  # 19 digits at most (limit 25)
+
+
+def read_all_id(feed: Feed, day: dt.date) -> str:
+    return f"daily:all:{feed.value}:{day.isoformat()}"
+
+
+class ReadAll(
+    ReportedDynamicItem[discord.ui.Button[Any]],
+    template=r"daily:all:(?P<feed>saints|readings):(?P<iso>\d{4}-\d{2}-\d{2})",
+):
+    """ "Read it all" under a daily post: the whole day's text, paged, just for the presser."""
+
+    def __init__(self, feed: Feed, day: dt.date) -> None:
+        super().__init__(
+            discord.ui.Button(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖")
+        )
+        self.feed, self.day = feed, day
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(Feed(match["feed"]), dt.date.fromisoformat(match["iso"]))
+
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        await defer(interaction, ephemeral=True)
+        bot: MagisteriumBot = interaction.client
+        button = DAY_BUTTONS[self.feed]
+        result = await button.feed.fetch(bot, interaction.user.id, self.day)
+        pager = build_pager(button, self.day, result, author_id=interaction.user.id)
+        await pager.send(interaction, ephemeral=True)
