@@ -53,8 +53,9 @@ class Settings(BaseSettings):
     upstream_deadline_seconds: float = Field(default=DEFAULT_DEADLINE, gt=0, le=840)
     upstream_max_connections: int = Field(default=100, ge=1)
 
-    # Daily posts: a post missed while the bot was down is still sent this long after its slot.
-    daily_grace_hours: float = Field(default=6.0, gt=0, le=23)
+    # Daily posts: a post missed while the bot was down is still sent this long after its slot
+    # (at most 12 h, so the windows of two consecutive days never overlap).
+    daily_grace_hours: float = Field(default=6.0, gt=0, le=12)
     # Daily posts sent at once when many servers share a slot.
     daily_post_concurrency: int = Field(default=8, ge=1, le=50)
 

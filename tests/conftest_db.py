@@ -81,7 +81,8 @@ def postgres_server_url() -> URL:
     )
 
 
-async def _admin(server: URL, statement: str) -> None:
+async def admin_execute(server: URL, statement: str) -> None:
+    """Run one statement (CREATE/DROP DATABASE) on the server as its admin."""
     connection = await asyncpg.connect(asyncpg_dsn(server), timeout=5)
     try:
         await connection.execute(statement)
@@ -93,12 +94,12 @@ async def _admin(server: URL, statement: str) -> None:
 def postgres_url(postgres_server_url: URL) -> Iterator[str]:
     """A new, empty PostgreSQL database for this test; dropped afterwards."""
     name = f"mgb_test_{uuid.uuid4().hex[:16]}"
-    run_outside_loop(partial(_admin, postgres_server_url, f'CREATE DATABASE "{name}"'))
+    run_outside_loop(partial(admin_execute, postgres_server_url, f'CREATE DATABASE "{name}"'))
     try:
         yield postgres_server_url.set(database=name).render_as_string(hide_password=False)
     finally:
         drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
-        run_outside_loop(partial(_admin, postgres_server_url, drop))
+        run_outside_loop(partial(admin_execute, postgres_server_url, drop))
 
 
 @pytest.fixture

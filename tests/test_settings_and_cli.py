@@ -96,3 +96,17 @@ def test_run_refuses_to_start_with_stored_tokens_and_no_key(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert "TOKEN_ENCRYPTION_KEY is not set" in err and "Traceback" not in err
+
+
+def test_env_example_documents_every_setting() -> None:
+    from pathlib import Path
+
+    from bot.settings import Settings
+
+    example = (Path(__file__).parent.parent / ".env.example").read_text(encoding="utf-8")
+    documented = {
+        line.lstrip("# ").split("=", 1)[0]
+        for line in example.splitlines()
+        if "=" in line and line.lstrip("# ").split("=", 1)[0].isupper()
+    }
+    assert {name.upper() for name in Settings.model_fields} <= documented

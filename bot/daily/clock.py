@@ -19,7 +19,7 @@ from bot.daily.schedule import Schedule
 
 UTC = dt.UTC
 DEFAULT_GRACE = dt.timedelta(hours=6)
-_TIME = re.compile(r"^\s*(?P<hour>[01]?\d|2[0-3])\s*[:.h]\s*(?P<minute>[0-5]\d)\s*$")
+_TIME = re.compile(r"^\s*(?P<hour>[01]?\d|2[0-3])\s*[:.h]\s*(?P<minute>[0-5]\d)\s*\Z")
 
 
 def parse_time(text: str) -> dt.time | None:

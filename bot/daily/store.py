@@ -10,7 +10,7 @@ message that did go out is not duplicated (Discord enforces nonces for a few min
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import CursorResult
@@ -42,6 +42,9 @@ _CONFIG = (
     "retry_at",
     "updated_at",
 )
+
+
+ClaimKind = Literal["new", "taken_over"]
 
 
 def _clip(text: str | None) -> str | None:
@@ -227,6 +230,20 @@ class ScheduleStore:
 
         It is ours when nobody held it, or when it was left ``sending`` for longer than
         ``lease`` (its process died mid-post)."""
+        won = await self.claim_or_take_over(schedule, day, claimant=claimant, now=now, lease=lease)
+        return won is not None
+
+    async def claim_or_take_over(
+        self,
+        schedule: Schedule,
+        day: dt.date,
+        *,
+        claimant: str,
+        now: dt.datetime,
+        lease: dt.timedelta,
+    ) -> ClaimKind | None:
+        """As :meth:`claim`, telling a fresh claim (``"new"``) from one taken over from a
+        process that died mid-post (``"taken_over"``: its message may have gone out)."""
         insert = (
             dialect_insert(self._db.dialect_name, Claim)
             .values(
@@ -248,8 +265,10 @@ class ScheduleStore:
         )
         async with self._db.session() as session:
             if (await session.execute(insert)).first() is not None:
-                return True
-            return _rowcount(await session.execute(take_over)) == 1
+                return "new"
+            if _rowcount(await session.execute(take_over)) == 1:
+                return "taken_over"
+            return None
 
     async def release(self, schedule: Schedule, day: dt.date, *, claimant: str) -> None:
         """Give back an unsent claim, so a later tick retries the post."""

@@ -6,6 +6,7 @@ where the system has none (slim containers, Windows).
 
 from __future__ import annotations
 
+import difflib
 import functools
 import zoneinfo
 
@@ -72,4 +73,8 @@ def suggest_zones(current: str, *, limit: int = 25) -> list[str]:
             starts.append(name)
         elif query in folded:
             contains.append(name)
-    return (exact + starts + contains)[:limit]
+    found = exact + starts + contains
+    if not found:  # a typo: "Europe/Berlim"
+        zones = _zones()
+        found = [zones[z] for z in difflib.get_close_matches(query, zones, n=limit, cutoff=0.8)]
+    return found[:limit]

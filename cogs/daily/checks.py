@@ -16,10 +16,14 @@ POSTABLE_TYPES = (
 
 def missing_permissions(channel: PostChannel, me: discord.Member) -> list[str]:
     """The permissions the bot lacks to post a daily embed in ``channel``, by their names in
-    Discord's settings; empty when it can post."""
-    permissions = channel.permissions_for(me)
+    Discord's settings; empty when it can post.
+
+    Whether it can post comes from discord.py's effective permissions. The names come from the
+    permissions as the server set them: the effective ones also drop Embed Links when Send
+    Messages is denied (and everything without View Channel), which would send an admin to fix
+    settings they never changed.
+    """
     in_thread = isinstance(channel, discord.Thread)
-    locked = isinstance(channel, discord.Thread) and channel.locked
     needed = [
         ("view_channel", "View Channel"),
         (
@@ -29,10 +33,39 @@ def missing_permissions(channel: PostChannel, me: discord.Member) -> list[str]:
         ),
         ("embed_links", "Embed Links"),
     ]
-    missing = [label for flag, label in needed if not getattr(permissions, flag)]
-    if locked and not permissions.manage_threads:
+    effective = channel.permissions_for(me)
+    missing = [label for flag, label in needed if not getattr(effective, flag)]
+    if missing:
+        explicit = _as_set(channel, me)
+        named = [label for flag, label in needed if not getattr(explicit, flag)]
+        missing = named or missing
+    locked = isinstance(channel, discord.Thread) and channel.locked
+    if locked and not effective.manage_threads:
         missing.append("Manage Threads (the thread is locked)")
     return missing
+
+
+def _as_set(channel: PostChannel, me: discord.Member) -> discord.Permissions:
+    """The bot's permissions in ``channel`` from its roles and the channel's overwrites alone,
+    without the rules Discord derives from them (no View Channel → nothing, and so on)."""
+    permissions = discord.Permissions(me.guild_permissions.value)
+    if permissions.administrator:
+        return discord.Permissions.all()
+    where = channel.parent if isinstance(channel, discord.Thread) else channel
+    if where is None:
+        return permissions
+    everyone_allow, everyone_deny = where.overwrites_for(me.guild.default_role).pair()
+    permissions.handle_overwrite(everyone_allow.value, everyone_deny.value)
+    allow = deny = 0
+    for role in me.roles:
+        if role.is_default():
+            continue
+        role_allow, role_deny = where.overwrites_for(role).pair()
+        allow, deny = allow | role_allow.value, deny | role_deny.value
+    permissions.handle_overwrite(allow, deny)
+    member_allow, member_deny = where.overwrites_for(me).pair()
+    permissions.handle_overwrite(member_allow.value, member_deny.value)
+    return permissions
 
 
 def describe_missing(channel: PostChannel, missing: list[str]) -> str:

@@ -36,7 +36,7 @@ from bot.services.tokens import (
 )
 from bot.user_errors import message_for
 from cogs.daily.checks import describe_missing, missing_permissions
-from cogs.daily.post import Content, build_post, nonce_of
+from cogs.daily.post import Content, DailyPost, build_post, nonce_of
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -49,6 +49,8 @@ CHANNEL_GONE = "The channel was deleted. Run `/daily set` with another channel."
 # Claims of older dates can never be due again (grace < 1 day); pruned once an hour.
 _CLAIM_RETENTION = dt.timedelta(days=3)
 _PRUNE_EVERY = dt.timedelta(hours=1)
+# Messages searched for a post a dead process may have sent before it could record it.
+_HISTORY_LOOKBACK = 25
 
 
 @dataclass(frozen=True)
@@ -277,14 +279,27 @@ class DailyScheduler:
         self, post: DuePost, content: Content, now: dt.datetime, report: TickReport
     ) -> None:
         schedule, day = post.schedule, post.day
-        claimed = await self.store.claim(
+        claimed = await self.store.claim_or_take_over(
             schedule, day, claimant=self.claimant, now=now, lease=self.config.lease
         )
-        if not claimed:
+        if claimed is None:
             report.already_claimed += 1
             return
         role = post.guild.get_role(schedule.role_id) if schedule.role_id else None
         message = build_post(schedule.feed, day, content, role=role)
+        if claimed == "taken_over":
+            earlier = await _already_sent(post.channel, message)
+            if earlier is not None:
+                log.info(
+                    "daily %s of guild %s: the dead claimant's post went out",
+                    schedule.feed,
+                    schedule.guild_id,
+                )
+                await self.store.posted(
+                    schedule, day, claimant=self.claimant, message_id=earlier.id, now=now
+                )
+                report.posted += 1
+                return
         try:
             sent = await post.channel.send(
                 content=message.content,
@@ -350,3 +365,22 @@ class DailyScheduler:
             return
         self._pruned_at = now
         await self.store.prune_claims((now - _CLAIM_RETENTION).date())
+
+
+async def _already_sent(
+    channel: discord.TextChannel | discord.Thread, post: DailyPost
+) -> discord.Message | None:
+    """The bot's recent message carrying this post, if the process that claimed it before
+    sent it and died before recording it. Discord's nonce check covers only a few minutes, so
+    look; without Read Message History, the nonce is all there is."""
+    me = channel.guild.me
+    if not channel.permissions_for(me).read_message_history or not post.embeds:
+        return None
+    title = post.embeds[0].title
+    try:
+        async for message in channel.history(limit=_HISTORY_LOOKBACK):
+            if message.author.id == me.id and message.embeds and message.embeds[0].title == title:
+                return message
+    except discord.HTTPException as error:
+        log.info("could not read the history of channel %s: HTTP %s", channel.id, error.status)
+    return None

@@ -20,6 +20,7 @@ COMMANDS = (
     ("/readings", "The Mass readings for a day (today, tomorrow, next Sunday, a date)."),
     ("/saints", "The saints of the day from the Roman Martyrology."),
     ("/account", "Link your Magisterium account, see its status, or unlink it."),
+    ("/daily", "Server admins: post the saints or the Mass readings in a channel every day."),
     ("DM the bot", "Ask privately: a plain DM is a question; the conversation continues."),
 )
 

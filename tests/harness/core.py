@@ -77,6 +77,7 @@ class HarnessCore:
         self._dm_channels: dict[int, int] = {}
         self._private_channels: dict[int, JSON] = {}
         self._channel_sent: list[SentMessage] = []
+        self._send_failures: dict[int | None, list[tuple[int, int, str]]] = {}
         self._posted: dict[int, tuple[JSON, Place]] = {}
         self._command_ids: dict[tuple[str, int, int | None], int] = {}
         self._cdn: dict[str, bytes] = {}

@@ -51,8 +51,9 @@ def harness_bot(
     fake_server: RunningFakeServer, tmp_path: Path, harness_overrides: dict[str, Any]
 ) -> MagisteriumBot:
     """The real bot, built by ``create_bot`` against the fake Magisterium; not yet started."""
-    database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    return create_bot(harness_settings(fake_server.url, database_url, **harness_overrides))
+    overrides = {"database_url": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", **harness_overrides}
+    database_url = overrides.pop("database_url")
+    return create_bot(harness_settings(fake_server.url, database_url, **overrides))
 
 
 @pytest.fixture

@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from discord.ext.test import backend
 
 from tests.harness import world
 from tests.harness.app_commands import AppCommandsMixin
@@ -72,13 +74,27 @@ class Harness(AppCommandsMixin, ComponentsMixin, MessagesMixin):
                 task_prefixes=task_prefixes,
                 raise_ignored=raise_ignored,
             )
-            world.record_channel_sends(bot, harness._on_channel_send)
+            world.record_channel_sends(bot, harness._on_channel_send, harness._before_channel_send)
             harness._serve_cdn()
+            harness._serve_empty_history()
             cls._active = harness
             yield harness
         finally:
             cls._active = None
             await world.teardown(bot)
+
+    def _serve_empty_history(self) -> None:
+        """A channel nobody wrote in has an empty history (dpytest raises KeyError)."""
+        http = self.bot.http
+        original = http.logs_from
+
+        async def logs_from(channel_id: int, *args: Any, **kwargs: Any) -> Any:
+            config = backend._cur_config
+            if config is not None and channel_id not in config.messages:
+                return []
+            return await original(channel_id, *args, **kwargs)
+
+        http.logs_from = logs_from  # type: ignore[method-assign]
 
     def _serve_cdn(self) -> None:
         """``Attachment.read()`` of an uploaded option gets the uploaded bytes back."""

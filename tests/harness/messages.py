@@ -12,15 +12,16 @@ import copy
 from typing import Any
 
 import discord
-from discord.ext.test import backend
+from discord.ext.test import backend, factories
 from discord.webhook.async_ import async_context
 
+from tests.harness import world
 from tests.harness.core import UserLike
 from tests.harness.dispatch import Dispatcher
 from tests.harness.fake_discord import read_file
 from tests.harness.records import StoredMessage
 from tests.harness.results import MessageExchange, SentMessage
-from tests.harness.tasks import collect_logs, settle
+from tests.harness.tasks import cancel_loops, collect_logs, settle
 from tests.harness.wire import (
     BOT_DM,
     GUILD,
@@ -33,6 +34,27 @@ from tests.harness.wire import (
     message_payload,
     snowflake,
 )
+
+
+class _FailedResponse:
+    """The parts of an aiohttp response ``discord.HTTPException`` reads."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = {403: "Forbidden", 404: "Not Found"}.get(status, "Error")
+
+
+def http_error(status: int, code: int, message: str = "") -> discord.HTTPException:
+    """The exception discord.py raises for Discord's answer ``status`` with error ``code``."""
+    body = {"code": code, "message": message or f"error {code}"}
+    response: Any = _FailedResponse(status)
+    if status == 403:
+        return discord.Forbidden(response, body)
+    if status == 404:
+        return discord.NotFound(response, body)
+    if status >= 500:
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)
 
 
 class MessagesMixin(Dispatcher):
@@ -105,6 +127,76 @@ class MessagesMixin(Dispatcher):
         data = message_payload(message_id=message_id, place=place, author=self.bot_user, body=body)
         return SentMessage(self.fake.store(StoredMessage(message_id, data, place)))
 
+    def fail_channel_sends(
+        self,
+        status: int,
+        code: int,
+        message: str = "",
+        *,
+        channel: discord.abc.Snowflake | None = None,
+        times: int = 1,
+    ) -> None:
+        """The next ``times`` ``channel.send`` calls (to ``channel``, or anywhere) get Discord's
+        HTTP ``status`` with JSON error ``code`` — 404/10003 Unknown Channel, 403/50013 Missing
+        Permissions, 500/0… — as discord.py would raise it (after its own retries)."""
+        key = channel.id if channel is not None else None
+        self._send_failures.setdefault(key, []).extend([(status, code, message)] * times)
+
+    def _before_channel_send(self, channel_id: int) -> None:
+        for key in (channel_id, None):
+            queue = self._send_failures.get(key)
+            if queue:
+                status, code, message = queue.pop(0)
+                raise http_error(status, code, message)
+
+    def set_permissions(
+        self,
+        channel: discord.abc.GuildChannel,
+        target: discord.Member | discord.Role,
+        **flags: bool | None,
+    ) -> None:
+        """A CHANNEL_UPDATE giving ``channel`` an overwrite for ``target`` (``embed_links=False``
+        denies, ``True`` allows, ``None`` inherits), replacing its previous one.
+
+        Not dpytest's ``update_text_channel``: it writes a member overwrite's type as "member",
+        which discord.py 2 ignores (it reads 0 for a role, 1 for a member).
+        """
+        allow, deny = discord.PermissionOverwrite(**flags).pair()
+        data: Any = factories.dict_from_channel(channel)
+        kinds = {"role": 0, "member": 1}
+        kept = [
+            {**o, "type": kinds.get(o["type"], o["type"])}
+            for o in data.get("permission_overwrites", [])
+            if int(o["id"]) != target.id
+        ]
+        kept.append(
+            {
+                "id": str(target.id),
+                "type": 1 if isinstance(target, discord.Member) else 0,
+                "allow": str(allow.value),
+                "deny": str(deny.value),
+            }
+        )
+        data["permission_overwrites"] = kept
+        with world.silently() as state:
+            state.parse_channel_update(data)
+
+    async def gateway(self, event: str, data: JSON) -> None:
+        """A gateway dispatch (``GUILD_DELETE``, ``CHANNEL_DELETE``…) through discord.py's
+        parser; awaits the listeners it starts."""
+        before = asyncio.all_tasks()
+        logs: list[Any] = []
+        with collect_logs(logs):
+            self.state.parsers[event](copy.deepcopy(data))
+            await settle(before, prefixes=self.task_prefixes, guard_seconds=self.settle_timeout)
+        self._check_ignored(logs)
+
+    async def reload_extension(self, name: str) -> None:
+        """A restart of one extension: a new cog with nothing remembered in memory (its
+        ``tasks.loop``s are cancelled again, as at start)."""
+        await self.bot.reload_extension(name)
+        cancel_loops(list(self.bot.cogs.values()))
+
     @property
     def channel_messages(self) -> list[SentMessage]:
         """Everything the bot sent with ``channel.send``/``user.send``, oldest first."""
@@ -136,4 +228,4 @@ class MessagesMixin(Dispatcher):
             message_id=int(answer["id"]), place=place, author=self.bot_user, body=body
         )
         stored = self.fake.store(StoredMessage(int(answer["id"]), data, place))
-        self._channel_sent.append(SentMessage(stored, recorded))
+        self._channel_sent.append(SentMessage(stored, recorded, request=dict(payload)))

@@ -19,9 +19,16 @@ class SentMessage:
     Pass it to :meth:`Harness.click`, :meth:`Harness.select` or as a context-menu target.
     """
 
-    def __init__(self, stored: StoredMessage, files: list[RecordedFile] | None = None) -> None:
+    def __init__(
+        self,
+        stored: StoredMessage,
+        files: list[RecordedFile] | None = None,
+        request: JSON | None = None,
+    ) -> None:
         self._stored = stored
         self.files: list[RecordedFile] = files or []
+        # What discord.py sent for a channel.send (allowed_mentions, nonce…); None otherwise.
+        self.request: JSON | None = request
 
     def __repr__(self) -> str:
         state = " deleted" if self.deleted else ""
@@ -64,6 +71,11 @@ class SentMessage:
     @property
     def content(self) -> str:
         return str(self._stored.data.get("content") or "")
+
+    @property
+    def allowed_mentions(self) -> JSON | None:
+        """``allowed_mentions`` of the ``channel.send`` that made this message."""
+        return None if self.request is None else self.request.get("allowed_mentions")
 
     @property
     def embeds(self) -> list[JSON]:

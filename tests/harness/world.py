@@ -143,17 +143,22 @@ def build_guild(bot: AnyBot, name: str, channel_name: str) -> discord.TextChanne
     return channel
 
 
-def record_channel_sends(bot: AnyBot, hook: ChannelSendHook) -> None:
+def record_channel_sends(
+    bot: AnyBot, hook: ChannelSendHook, before: Callable[[int], None] | None = None
+) -> None:
     """Call ``hook(channel, request payload, answer, files)`` for every ``channel.send``.
 
     dpytest keeps only content and embeds of a sent message (components are dropped) and
     finds the channel by reading its caller's ``channel`` local: this wrapper keeps that local
-    for it, and hands the full payload (components included) to the hook.
+    for it, and hands the full payload (components included) to the hook. ``before(channel
+    id)`` runs first and may raise the HTTP error Discord would answer.
     """
     http = bot.http
     original = http.send_message
 
     async def send_message(channel_id: int, *, params: Any) -> JSON:
+        if before is not None:
+            before(channel_id)
         channel = sys._getframe(1).f_locals.get("channel")  # dpytest reads this local
         answer: JSON = dict(await original(channel_id, params=params))
         hook(channel, dict(params.payload or {}), answer, list(params.files or []))
