@@ -55,6 +55,8 @@ class MagisteriumBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._services: Services | None = None
+        # Set on SIGTERM (bot.lifecycle): new commands are turned away while running ones finish.
+        self.draining = False
 
     @property
     def services(self) -> Services:

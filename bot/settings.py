@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     magisterium_api_url: str = DEFAULT_API_URL
     magisterium_token: SecretStr | None = None
     log_level: str = "INFO"
+    # "text" (one line per record) or "json" (one JSON object per line, for log collectors).
+    log_format: Literal["text", "json"] = "text"
     database_url: str = DEFAULT_DATABASE_URL
     # Fernet keys, comma-separated; the first encrypts. Required once a token is stored.
     token_encryption_key: SecretStr | None = None
@@ -58,6 +60,12 @@ class Settings(BaseSettings):
     daily_grace_hours: float = Field(default=6.0, gt=0, le=12)
     # Daily posts sent at once when many servers share a slot.
     daily_post_concurrency: int = Field(default=8, ge=1, le=50)
+
+    # The bot's small web server (/healthz, /readyz, /metrics): off unless WEB_PORT is set.
+    web_host: str = "127.0.0.1"
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    # On SIGTERM: commands already running get this long to finish before the bot closes.
+    shutdown_grace_seconds: float = Field(default=20.0, ge=0, le=600)
 
     @field_validator("shard_ids", mode="before")
     @classmethod
