@@ -7,8 +7,11 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from bot.cli import accounts_cli, bot_commands
+from bot.cli import accounts_cli, bot_commands, check, console
+from bot.cli.common import CLIError, fail, load_settings
 from bot.fake_server import cli as fake_server_cli
+from bot.observability import configure_logging, log_level, register_settings_secrets
+from bot.settings import Settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,15 +23,37 @@ def build_parser() -> argparse.ArgumentParser:
     bot_commands.add_parsers(commands)
     accounts_cli.add_parsers(commands)
     fake_server_cli.add_parser(commands)
+    check.add_parser(commands)
+    console.add_parser(commands)
     return parser
+
+
+def setup_logging(verbose: bool) -> None:
+    """Logging from LOG_LEVEL and LOG_FORMAT (``-v``: DEBUG), with every secret redacted.
+
+    Settings that do not load leave the defaults: commands that need no settings (genkey,
+    fake-server) still run, and those that do report the problem themselves.
+    """
+    try:
+        settings: Settings | None = load_settings()
+    except CLIError:
+        settings = None
+    if settings is not None:
+        register_settings_secrets(settings)
+    level = log_level(settings.log_level if settings else "INFO")
+    if verbose:
+        level = logging.DEBUG
+    if logging.getLogger().handlers:
+        return  # whoever runs main() (a test runner) configured logging already: keep theirs
+    configure_logging(level, settings.log_format if settings else "text")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    try:
+        setup_logging(args.verbose)
+    except ValueError as error:
+        return fail(CLIError(f"LOG_LEVEL: {error}"))
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

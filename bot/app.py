@@ -1,21 +1,25 @@
 """The bot application: composition of settings, upstream client and cogs.
 
-``create_bot`` builds it without connecting anywhere; ``setup_hook`` opens resources and loads
-every extension; ``close`` releases what ``setup_hook`` opened. Commands are synced only by the
-explicit ``python -m bot sync`` step.
+``create_bot`` builds it without connecting anywhere; ``setup_hook`` starts the web server (when
+``WEB_PORT`` is set), opens resources and loads every extension; ``close`` releases what
+``setup_hook`` opened. Commands are synced only by the explicit ``python -m bot sync`` step.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.composition import Services, open_services
+from bot.observability import Metrics, register_settings_secrets
 from bot.settings import Settings
+from bot.storage import StorageUnavailable
 from bot.tree import MagisteriumTree
+from bot.web import Readiness, WebServer, web_app
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +58,10 @@ class MagisteriumBot(commands.AutoShardedBot):
             shard_ids=settings.shard_ids,  # type: ignore[arg-type]
         )
         self.settings = settings
+        register_settings_secrets(settings)
+        self.metrics = Metrics()
         self._services: Services | None = None
+        self.web_server: WebServer | None = None
         # Set on SIGTERM (bot.lifecycle): new commands are turned away while running ones finish.
         self.draining = False
 
@@ -65,7 +72,16 @@ class MagisteriumBot(commands.AutoShardedBot):
         return self._services
 
     async def setup_hook(self) -> None:
-        self._services = await open_services(self.settings)
+        if self.settings.web_port is not None:
+            # First, so that /healthz answers while the rest starts (and /readyz says why not).
+            server = WebServer(
+                web_app(self.readiness(), self.metrics),
+                self.settings.web_host,
+                self.settings.web_port,
+            )
+            await server.start()
+            self.web_server = server
+        self._services = await open_services(self.settings, metrics=self.metrics)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -78,9 +94,35 @@ class MagisteriumBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            if self._services is not None:
-                await self._services.aclose()
-                self._services = None
+            try:
+                if self.web_server is not None:
+                    await self.web_server.stop()
+                    self.web_server = None
+            finally:
+                if self._services is not None:
+                    await self._services.aclose()
+                    self._services = None
+
+    def readiness(self) -> Readiness:
+        """Connected to the gateway, not shutting down, and the database answering."""
+        return Readiness(
+            gateway_connected=lambda: self.is_ready() and not self.is_closed(),
+            ping_database=self._ping_database,
+            shutting_down=lambda: self.draining,
+        )
+
+    async def _ping_database(self) -> None:
+        if self._services is None:
+            raise StorageUnavailable("the database is not open (the bot is starting or stopping)")
+        await self._services.db.ping()
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        """A command that ran to its end; failed ones are counted by bot.error_reporting."""
+        self.metrics.command_finished(command.qualified_name, "ok")
 
 
 def default_intents() -> discord.Intents:

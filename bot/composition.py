@@ -19,6 +19,7 @@ from bot.cache import Cache, LocalCache, RedisCache
 from bot.cache.public import PublicContentCache
 from bot.daily import ScheduleStore
 from bot.limits import Backend, Limiter, LimiterConfig, LocalBackend, RedisBackend
+from bot.observability.metrics import Metrics
 from bot.services.conversations import ConversationStore
 from bot.services.magisterium import MagisteriumService
 from bot.services.tokens import TokenChooser
@@ -45,6 +46,7 @@ class Services:
     conversations: ConversationStore
     cache: Cache
     schedules: ScheduleStore
+    metrics: Metrics
 
     async def aclose(self) -> None:
         """Close in reverse order; one failure does not keep the rest open."""
@@ -60,7 +62,8 @@ class Services:
                 log.exception("closing the %s failed", name)
 
 
-async def open_services(settings: Settings) -> Services:
+async def open_services(settings: Settings, *, metrics: Metrics | None = None) -> Services:
+    metrics = metrics if metrics is not None else Metrics()
     db = Database(settings.database_url)
     async with contextlib.AsyncExitStack() as cleanup:
         cleanup.push_async_callback(db.close)
@@ -79,7 +82,11 @@ async def open_services(settings: Settings) -> Services:
             retry=CLIENT_RETRY,
             deadline=settings.upstream_deadline_seconds,
         )
-        limiter = Limiter(_limiter_config(settings), backend=_limiter_backend(settings))
+        limiter = Limiter(
+            _limiter_config(settings),
+            backend=_limiter_backend(settings),
+            on_wait=metrics.limiter_waited,
+        )
         chooser = TokenChooser(registry, operator_token=settings.magisterium_token, quota=quota)
         cache = _cache(settings)
         magisterium = MagisteriumService(
@@ -88,7 +95,8 @@ async def open_services(settings: Settings) -> Services:
             limiter,
             registry,
             wait_budget=settings.rate_limit_wait_seconds,
-            cache=PublicContentCache(cache),
+            cache=PublicContentCache(cache, metrics=metrics),
+            metrics=metrics,
         )
         conversations = ConversationStore(db)
         schedules = ScheduleStore(db)
@@ -104,6 +112,7 @@ async def open_services(settings: Settings) -> Services:
             conversations,
             cache,
             schedules,
+            metrics,
         )
         cleanup.pop_all()  # opened fully: the bot's close() owns them now
         return services

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.observability.metrics import Metrics, Outcome
 from bot.render.look import error_embed
 from bot.respond import send_private
 from bot.user_errors import UserMessage, message_for
@@ -42,11 +43,22 @@ def _message_for_check(error: BaseException) -> UserMessage | None:
     return None
 
 
-def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
-    """The embed a person sees for ``error``; logs it (unexpected ones with the traceback)."""
+def _known_message(error: BaseException) -> UserMessage | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    message = message_for(error) or _message_for_check(error)
+    return message_for(error) or _message_for_check(error)
+
+
+def outcome_of(error: BaseException) -> Outcome:
+    """``user_error`` for a failure the person is told how to handle, else ``error``."""
+    return "error" if _known_message(error) is None else "user_error"
+
+
+def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
+    """The embed a person sees for ``error``; logs it (unexpected ones with the traceback)."""
+    message = _known_message(error)
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
     error_id = None
     if message is None:
         error_id = secrets.token_hex(4)
@@ -63,4 +75,15 @@ async def report_interaction_error(
     interaction: discord.Interaction[Any], error: BaseException, *, where: str
 ) -> None:
     """Tell the user what went wrong (privately) and log it; never raises."""
+    _count_failed_command(interaction, error)
     await send_private(interaction, embed=error_embed_for(error, where=where))
+
+
+def _count_failed_command(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Application commands only: a button or modal of a command is not a command run."""
+    command = interaction.command
+    if interaction.type is not discord.InteractionType.application_command or command is None:
+        return
+    metrics = getattr(interaction.client, "metrics", None)
+    if isinstance(metrics, Metrics):
+        metrics.command_finished(command.qualified_name, outcome_of(error))

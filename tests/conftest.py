@@ -15,9 +15,11 @@ pytest_plugins = ("tests.harness.fixtures", "tests.conftest_db", "tests.log_guar
 def fake() -> Iterator[FakeMagisterium]:
     fake = FakeMagisterium()
     yield fake
-    from tests.log_guard import remember_tokens  # a plugin module: imported after registration
+    # A plugin module: imported after registration.
+    from tests.log_guard import remember_questions, remember_tokens
 
     remember_tokens({request.token for request in fake.requests})
+    remember_questions(fake.requests)
 
 
 @pytest.fixture

@@ -110,3 +110,17 @@ def test_env_example_documents_every_setting() -> None:
         if "=" in line and line.lstrip("# ").split("=", 1)[0].isupper()
     }
     assert {name.upper() for name in Settings.model_fields} <= documented
+
+
+def test_readme_quick_start_and_install_permissions_match_the_code() -> None:
+    from pathlib import Path
+
+    from bot.invite import BOT_PERMISSIONS, SCOPES, invite_url
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("```", 2)[1]
+    assert 'python -m bot console -c "/ask question:' in quick_start
+    assert "python -m pytest" in quick_start
+    assert f"permissions **{BOT_PERMISSIONS.value}**" in readme
+    assert " ".join(SCOPES) in readme
+    assert invite_url(1).replace("client_id=1", "client_id=<APPLICATION_ID>") in readme

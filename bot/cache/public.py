@@ -11,6 +11,7 @@ from typing import TypeVar
 from pydantic import TypeAdapter
 
 from bot.cache.store import Cache
+from bot.observability.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +38,9 @@ def cache_key(skill: str, query: str) -> str:
 
 
 class PublicContentCache:
-    def __init__(self, cache: Cache) -> None:
+    def __init__(self, cache: Cache, *, metrics: Metrics | None = None) -> None:
         self._cache = cache
+        self._metrics = metrics
         self.hits = 0
         self.misses = 0
 
@@ -57,9 +59,17 @@ class PublicContentCache:
             except ValueError:
                 log.warning("dropping an unreadable cache entry for %s", skill)
             else:
-                self.hits += 1
+                self._count(hit=True)
                 return result
-        self.misses += 1
+        self._count(hit=False)
         result = await fetch()
         await self._cache.set(key, adapter.dump_json(result).decode(), ttl=TTL[skill])
         return result
+
+    def _count(self, *, hit: bool) -> None:
+        if hit:
+            self.hits += 1
+        else:
+            self.misses += 1
+        if self._metrics is not None:
+            self._metrics.cache_lookup(hit=hit)

@@ -12,6 +12,7 @@ from bot.accounts import EncryptionKeyError
 from bot.app import create_bot
 from bot.cli.common import CLIError, discord_token, fail, load_settings
 from bot.composition import check_storage
+from bot.lifecycle import install_signal_handlers
 from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -39,8 +40,14 @@ def run(args: argparse.Namespace) -> int:
 
     async def serve() -> None:
         await check_storage(settings)
+        loop = asyncio.get_running_loop()
         async with create_bot(settings) as bot:
-            await bot.start(token)
+            shutdown = install_signal_handlers(loop, bot, settings.shutdown_grace_seconds)
+            try:
+                await bot.start(token)  # returns once a signal's drain has closed the gateway
+            finally:
+                # The drain's close() finishes before the one on leaving `async with` starts.
+                await shutdown.wait_closed()
 
     try:
         asyncio.run(serve())
@@ -58,7 +65,8 @@ def sync(args: argparse.Namespace) -> int:
     guild_id = args.guild or settings.dev_guild_id
 
     async def register() -> int:
-        async with create_bot(settings) as bot:
+        # No web server: the running bot may hold WEB_PORT.
+        async with create_bot(settings.model_copy(update={"web_port": None})) as bot:
             await bot.login(token)  # HTTP only: runs setup_hook, opens no gateway
             guild = discord.Object(id=guild_id) if guild_id else None
             if guild is not None:

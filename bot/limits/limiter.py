@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from types import TracebackType
 
 from bot.limits.backend import Backend, LocalBackend
@@ -27,8 +27,16 @@ class Limiter:
     token itself); `user_id` is whoever the request is for.
     """
 
-    def __init__(self, config: LimiterConfig | None = None, *, backend: Backend | None = None):
+    def __init__(
+        self,
+        config: LimiterConfig | None = None,
+        *,
+        backend: Backend | None = None,
+        on_wait: Callable[[float], None] | None = None,
+    ):
+        """`on_wait(seconds)` is told how long each granted admission waited (for metrics)."""
         self.config = config or LimiterConfig()
+        self._on_wait = on_wait
         self._backend: Backend = backend if backend is not None else LocalBackend()
         self._pools = Pools(
             self.config.per_minute,
@@ -109,6 +117,10 @@ class Limiter:
     def _clock_now(self) -> float:
         return self._loop_clock().now()
 
+    def _waited(self, seconds: float) -> None:
+        if self._on_wait is not None:
+            self._on_wait(seconds)
+
 
 class Admission:
     """The async context manager `Limiter.admit` returns; yields the `Grant`."""
@@ -124,6 +136,7 @@ class Admission:
         self._lane: Lane | None = None
 
     async def __aenter__(self) -> Grant:
+        started = self._limiter._clock_now()
         lane = await self._limiter._lane_for_admission(self._key)
         waiter = lane.enqueue(self._user, self._expensive)
         wait = lane.eta(waiter)
@@ -137,6 +150,7 @@ class Admission:
             await lane.abandon(waiter)
             raise
         self._lane = lane
+        self._limiter._waited(self._limiter._clock_now() - started)
         return grant
 
     async def __aexit__(

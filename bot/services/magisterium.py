@@ -19,6 +19,7 @@ from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, S
 from bot.accounts.registry import TokenRegistry
 from bot.cache.public import PublicContentCache
 from bot.limits import Limiter
+from bot.observability.metrics import Metrics
 from bot.services.tokens import ChosenToken, LinkedTokenInvalid, TokenChooser
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,7 @@ class MagisteriumService:
         *,
         wait_budget: float,
         cache: PublicContentCache,
+        metrics: Metrics,
     ) -> None:
         self._skills = skills
         self._chooser = chooser
@@ -48,6 +50,7 @@ class MagisteriumService:
         self._registry = registry
         self._wait_budget = wait_budget
         self.cache = cache
+        self._metrics = metrics
 
     async def ask(self, user_id: int, question: str, *, context_id: str | None = None) -> Answer:
         return await self._call(
@@ -134,7 +137,7 @@ class MagisteriumService:
                 async with self._limiter.admit(
                     chosen.key, user_id, expensive=skill.expensive, budget=budget
                 ):
-                    return await call(chosen.token)
+                    return await self._timed(skill, call(chosen.token))
             except errors.Unauthorized:
                 await self._on_unauthorized(user_id, chosen)
                 raise
@@ -147,6 +150,17 @@ class MagisteriumService:
                     raise
                 await self._limiter.pause(chosen.key, exc.retry_after)
                 log.info("%s: token rate-limited upstream; waiting %.0fs", skill, exc.retry_after)
+
+    async def _timed(self, skill: Skill, call: Awaitable[T]) -> T:
+        """Await one upstream call, recording its time and, if it failed, its error code."""
+        started = time.perf_counter()
+        try:
+            result = await call
+        except Exception as error:
+            self._metrics.upstream_call(skill, time.perf_counter() - started, error)
+            raise
+        self._metrics.upstream_call(skill, time.perf_counter() - started, None)
+        return result
 
     async def _on_unauthorized(self, user_id: int, chosen: ChosenToken) -> None:
         if chosen.source == "own":

@@ -13,7 +13,8 @@ log = logging.getLogger(__name__)
 # SQLSTATE classes that mean "not now" rather than "wrong query": connection exception,
 # authorization, unknown database, rollback (serialization/deadlock), resources, operator
 # intervention (shutdown), system error.
-_UNAVAILABLE_SQLSTATE_CLASSES = frozenset({"08", "28", "3D", "40", "53", "57", "58"})
+# 55: "object not in prerequisite state", e.g. a database that does not allow connections now.
+_UNAVAILABLE_SQLSTATE_CLASSES = frozenset({"08", "28", "3D", "40", "53", "55", "57", "58"})
 
 # SQLite reports these as OperationalError too, but retrying cannot help: a missing migration
 # or a bad query must surface as the bug it is, not as "try again shortly".

@@ -127,6 +127,7 @@ class DailyScheduler:
                     continue
                 for post in ready:
                     sending.create_task(self._send_guarded(post, content, now, limit, report))
+        self.bot.metrics.daily_tick(sent=report.posted, failed=report.failed)
         await self._prune(now)
         if report.due:
             log.info(

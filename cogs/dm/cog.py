@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.error_reporting import error_embed_for
+from bot.lifecycle import restarting_notice
 from bot.render.embeds import answer_markdown, answer_pages, notice_embed
 from bot.render.pager import Paginator
 from bot.user_input import strip_invisible
@@ -41,6 +42,9 @@ class DirectMessagesCog(commands.Cog):
         question = strip_invisible(message.content)
         if not question:
             return  # an attachment or sticker alone: nothing to ask
+        if self.bot.draining:
+            await message.reply(embed=restarting_notice())
+            return
         user_id = message.author.id
         if user_id in self._pending:
             await message.reply(embed=STILL_WORKING)

@@ -22,13 +22,10 @@ from typing import Any
 
 from discord.ext import tasks
 
-WORK_TASK_PREFIXES: tuple[str, ...] = (
-    "CommandTree-invoker",
-    "discord-ui-view-dispatch-",
-    "discord-ui-dynamic-item-",
-    "discord-ui-modal-dispatch-",
-    "discord.py: ",
-)
+from bot import lifecycle
+
+# discord.py's names for the work it starts; graceful shutdown waits on the same tasks.
+WORK_TASK_PREFIXES = lifecycle.WORK_TASK_PREFIXES
 
 
 class SettleTimeout(AssertionError):

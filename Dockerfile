@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# The bot as a slim, non-root image. Settings come from the environment (docker-compose.yml reads
+# them from .env); nothing secret is baked in. Build: docker build -t magisterium-discord-bot .
+
+# --- builder: wheels of the project and every dependency -------------------------------------
+FROM python:3.11-slim AS builder
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+RUN pip wheel --wheel-dir /wheels .
+
+# --- runtime: the wheels installed offline, run as an unprivileged user ------------------------
+FROM python:3.11-slim AS runtime
+ENV PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    WEB_HOST=0.0.0.0 \
+    WEB_PORT=8080 \
+    LOG_FORMAT=json
+RUN groupadd --gid 10001 magisterium \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /app \
+        --shell /usr/sbin/nologin magisterium
+# Mounted from the builder rather than copied, so no layer keeps the wheels.
+RUN --mount=type=bind,from=builder,source=/wheels,target=/wheels \
+    pip install --no-index --find-links=/wheels magisterium-discord-bot
+WORKDIR /app
+# The default DATABASE_URL (SQLite) lives in ./data; docker-compose.yml uses PostgreSQL instead.
+RUN mkdir /app/data && chown 10001:10001 /app/data
+VOLUME ["/app/data"]
+USER 10001:10001
+EXPOSE 8080
+# slim has no curl: ask /healthz with Python's urllib (any error or non-2xx status fails).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('WEB_PORT', '8080') + '/healthz', timeout=4)"]
+# SIGTERM (docker stop) drains commands in flight for SHUTDOWN_GRACE_SECONDS, then exits 0.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["magisterium-bot"]
+CMD ["run"]

@@ -1,0 +1,95 @@
+"""`python -m bot check`: is this deployment ready to run? One line per check, ok or failed.
+
+It changes nothing: the database is read (revision, stored tokens), never migrated; a SQLite
+file that does not exist yet is not created; Magisterium gets one ``tasks/get``, which spends
+no quota; Discord is never contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable, Iterable
+
+from bot.cli.check_probes import Outcome, magisterium, storage
+from bot.cli.common import CLIError, load_settings
+from bot.cli.quiet_logs import logs_to_stderr
+from bot.settings import Settings
+
+NAME_WIDTH = 16
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "check",
+        help="check settings, database, encryption key and Magisterium; exit 1 on a failure",
+        description="Checks, without changing anything: the settings load; the database "
+        "(DATABASE_URL) is reachable, and at which migration revision; TOKEN_ENCRYPTION_KEY "
+        "parses and decrypts the stored tokens; Magisterium (MAGISTERIUM_API_URL) answers and "
+        "accepts MAGISTERIUM_TOKEN; DISCORD_TOKEN is set. Exit status 1 when any check failed.",
+    )
+    parser.set_defaults(handler=check)
+
+
+def check(args: argparse.Namespace) -> int:
+    logs_to_stderr(verbose=getattr(args, "verbose", False))
+    try:
+        settings = load_settings()
+    except CLIError as error:
+        _report("settings", Outcome.failed(str(error).removeprefix("invalid settings: ")), ())
+        return 1
+    secrets = _secrets(settings)
+    outcomes: list[Outcome] = []
+
+    def report(name: str, outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        _report(name, outcome, secrets)
+
+    report("settings", Outcome.ok())
+    asyncio.run(_run_checks(settings, report))
+    return 1 if any(outcome.status == "failed" for outcome in outcomes) else 0
+
+
+async def _run_checks(settings: Settings, report: Callable[[str, Outcome], None]) -> None:
+    try:
+        database, key = await storage(settings)
+    except Exception as error:
+        database, key = _crashed(error), Outcome.skipped("not checked: the database check failed")
+    report("database", database)
+    report("encryption key", key)
+    try:
+        upstream = await magisterium(settings)
+    except Exception as error:
+        upstream = _crashed(error)
+    report("magisterium", upstream)
+    report("discord token", _discord_token(settings))
+
+
+def _discord_token(settings: Settings) -> Outcome:
+    token = settings.discord_token
+    if token is None or not token.get_secret_value().strip():
+        return Outcome.failed("DISCORD_TOKEN is not set: `python -m bot run` needs it")
+    return Outcome.ok("set (not verified: check never connects to Discord)")
+
+
+def _crashed(error: Exception) -> Outcome:
+    """A check that crashed is one failed line (the class name only: the message is not ours
+    to vouch for), never a traceback."""
+    return Outcome.failed(f"unexpected error: {type(error).__name__}")
+
+
+def _report(name: str, outcome: Outcome, secrets: Iterable[str]) -> None:
+    line = f"{name:<{NAME_WIDTH}}{outcome.status}"
+    if outcome.detail:
+        line += f" — {outcome.detail}"
+    for secret in secrets:
+        line = line.replace(secret, "[redacted]")
+    print(line, flush=True)
+
+
+def _secrets(settings: Settings) -> list[str]:
+    """Values no line may show, should an upstream or driver message ever echo one."""
+    values = [settings.discord_token, settings.magisterium_token, settings.token_encryption_key]
+    found = [v.get_secret_value() for v in values if v is not None]
+    key_parts = [part.strip() for value in found for part in value.split(",")]
+    return sorted({s for s in [*found, *key_parts] if len(s) >= 8}, key=len, reverse=True)

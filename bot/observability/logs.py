@@ -1,0 +1,84 @@
+"""Logging to stdout, as text or one JSON object per line, with secrets redacted."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import sys
+from typing import Any, Literal, TextIO
+
+from bot.observability.redaction import REDACTOR, Redactor
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LogFormat = Literal["text", "json"]
+
+
+class RedactingFormatter(logging.Formatter):
+    """The text format; the whole line, traceback included, goes through the redactor."""
+
+    def __init__(self, redactor: Redactor = REDACTOR) -> None:
+        super().__init__(TEXT_FORMAT)
+        self._redactor = redactor
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self._redactor.redact(super().format(record))
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message and, when present, exc_info."""
+
+    def __init__(self, redactor: Redactor = REDACTOR) -> None:
+        super().__init__()
+        self._redactor = redactor
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            line["exc_info"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            line["exc_info"] = record.exc_text
+        if record.stack_info:
+            line["stack_info"] = self.formatStack(record.stack_info)
+        # Each field is redacted before encoding: JSON escaping could hide a secret's text.
+        redacted = {
+            key: self._redactor.redact(value) if isinstance(value, str) else value
+            for key, value in line.items()
+        }
+        return json.dumps(redacted, ensure_ascii=False)
+
+
+class _StdoutHandler(logging.StreamHandler[TextIO]):
+    """The one handler ``configure_logging`` owns (so configuring again replaces it)."""
+
+
+def log_level(name: str | int) -> int:
+    """The level for a name such as ``"info"``; ValueError names the valid ones."""
+    if isinstance(name, int):
+        return name
+    level = logging.getLevelNamesMapping().get(name.strip().upper())
+    if level is None:
+        raise ValueError(
+            f"unknown log level {name!r} (use DEBUG, INFO, WARNING, ERROR or CRITICAL)"
+        )
+    return level
+
+
+def configure_logging(
+    level: str | int = logging.INFO, fmt: LogFormat = "text", *, stream: TextIO | None = None
+) -> logging.Handler:
+    """Install one stdout handler on the root logger (replacing one installed before)."""
+    root = logging.getLogger()
+    root.setLevel(log_level(level))
+    for handler in [h for h in root.handlers if isinstance(h, _StdoutHandler)]:
+        root.removeHandler(handler)
+        handler.close()
+    handler = _StdoutHandler(stream if stream is not None else sys.stdout)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else RedactingFormatter())
+    root.addHandler(handler)
+    return handler

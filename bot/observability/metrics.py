@@ -1,0 +1,96 @@
+"""The bot's Prometheus metrics, in a registry of its own (each bot, and each test, starts at 0)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import generate_latest
+
+from bot.a2a import errors
+
+PREFIX = "magisterium_bot_"
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+Outcome = Literal["ok", "user_error", "error"]
+
+# Upstream calls range from a cached-page fetch to a long catholic_qa answer.
+UPSTREAM_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300)
+# Most admissions do not wait at all; a busy token's queue waits up to RATE_LIMIT_WAIT_SECONDS.
+LIMITER_BUCKETS = (0.001, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.commands = Counter(
+            f"{PREFIX}commands",
+            "Application commands run, by command and outcome (ok, user_error, error).",
+            ["command", "outcome"],
+            registry=self.registry,
+        )
+        self.upstream_seconds = Histogram(
+            f"{PREFIX}upstream_request_seconds",
+            "Time of each call to Magisterium, by skill (retries included).",
+            ["skill"],
+            buckets=UPSTREAM_BUCKETS,
+            registry=self.registry,
+        )
+        self.upstream_errors = Counter(
+            f"{PREFIX}upstream_errors",
+            "Failed calls to Magisterium, by skill and code (JSON-RPC code, HTTP status or kind).",
+            ["skill", "code"],
+            registry=self.registry,
+        )
+        self.limiter_wait = Histogram(
+            f"{PREFIX}limiter_wait_seconds",
+            "Time a call waited in the rate limiter for its turn.",
+            buckets=LIMITER_BUCKETS,
+            registry=self.registry,
+        )
+        self.cache_requests = Counter(
+            f"{PREFIX}cache_requests",
+            "Lookups of public content in the cache, by result (hit, miss).",
+            ["result"],
+            registry=self.registry,
+        )
+        self.daily_posts = Counter(
+            f"{PREFIX}daily_posts",
+            "Daily posts, by result (sent, failed: retried later).",
+            ["result"],
+            registry=self.registry,
+        )
+
+    def command_finished(self, command: str, outcome: Outcome) -> None:
+        self.commands.labels(command=command, outcome=outcome).inc()
+
+    def upstream_call(self, skill: str, seconds: float, error: BaseException | None) -> None:
+        self.upstream_seconds.labels(skill=skill).observe(seconds)
+        if error is not None:
+            self.upstream_errors.labels(skill=skill, code=upstream_error_code(error)).inc()
+
+    def limiter_waited(self, seconds: float) -> None:
+        self.limiter_wait.observe(seconds)
+
+    def cache_lookup(self, *, hit: bool) -> None:
+        self.cache_requests.labels(result="hit" if hit else "miss").inc()
+
+    def daily_tick(self, *, sent: int, failed: int) -> None:
+        if sent:
+            self.daily_posts.labels(result="sent").inc(sent)
+        if failed:
+            self.daily_posts.labels(result="failed").inc(failed)
+
+    def render(self) -> bytes:
+        """Every metric in the Prometheus text exposition format (see ``CONTENT_TYPE``)."""
+        return generate_latest(self.registry)
+
+
+def upstream_error_code(error: BaseException) -> str:
+    """A label for a failed call: its JSON-RPC code, else its HTTP status, else its kind."""
+    if isinstance(error, errors.A2AError):
+        if error.code is not None:
+            return str(error.code)
+        if error.http_status is not None:
+            return str(error.http_status)
+    return type(error).__name__
