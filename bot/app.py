@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.composition import Services, open_services
+from bot.heap import freeze_startup_heap
 from bot.observability import Metrics, register_settings_secrets
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
@@ -89,6 +90,7 @@ class MagisteriumBot(commands.AutoShardedBot):
                 log.exception("failed to load extension %s", extension)
                 raise
         log.info("loaded %d extensions", len(EXTENSIONS))
+        freeze_startup_heap()  # what startup made lives as long as the process
 
     async def close(self) -> None:
         try:
