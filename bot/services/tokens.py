@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from bot.accounts.keys import token_key
 from bot.accounts.quota import SharedTokenQuota
-from bot.accounts.registry import TokenRegistry
+from bot.accounts.registry import LinkedAccount, TokenRegistry
 from bot.user_errors import LINK_HINT, UserFacingError
 
 TokenSource = Literal["own", "shared"]
@@ -100,14 +100,27 @@ class TokenChooser:
             raise ScheduleTokenUnavailable(OWNER_REFUSED)
         return ChosenToken(account.token, token_key(account.token), "own")
 
+    async def source_for(self, user_id: int) -> TokenSource:
+        """Whose token would serve ``user_id`` (nothing spent): for a daily schedule they set."""
+        if await self._own_account(user_id) is not None:
+            return "own"
+        if self._operator_token is None:
+            raise NoTokenAvailable
+        return "shared"
+
     async def choose(self, user_id: int, *, expensive: bool) -> ChosenToken:
-        account = await self._registry.get(user_id)
+        account = await self._own_account(user_id)
         if account is not None:
-            if account.status == "invalid":
-                raise LinkedTokenInvalid
             return ChosenToken(account.token, token_key(account.token), "own")
         if self._operator_token is None or self._operator_key is None:
             raise NoTokenAvailable
         if self._quota is not None:
             await self._quota.consume(user_id, expensive=expensive)
         return ChosenToken(self._operator_token, self._operator_key, "shared")
+
+    async def _own_account(self, user_id: int) -> LinkedAccount | None:
+        """The user's linked account; a token Magisterium refused is an error, not None."""
+        account = await self._registry.get(user_id)
+        if account is not None and account.status == "invalid":
+            raise LinkedTokenInvalid
+        return account

@@ -12,12 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.daily import Feed, ScheduleStore, TokenSource, find_zone, parse_time, suggest_zones
+from bot.daily import Feed, ScheduleStore, find_zone, parse_time, suggest_zones
 from bot.daily.clock import local_date, next_post
 from bot.render.embeds import fit_embed, notice_embed
 from bot.render.look import BRAND, footer_text
 from bot.respond import defer
-from bot.services.tokens import LinkedTokenInvalid, NoTokenAvailable
 from bot.storage import StorageUnavailable
 from bot.user_errors import UserFacingError
 from cogs.daily.checks import POSTABLE_TYPES, describe_missing, missing_permissions, role_problem
@@ -178,7 +177,7 @@ class DailyCog(commands.Cog):
             )
         if role is not None and (problem := role_problem(role, guild.me)) is not None:
             raise UserFacingError("That role cannot be pinged", problem)
-        source = await self._token_source(interaction.user.id)
+        source = await self.bot.services.chooser.source_for(interaction.user.id)
         now = self.now()
         schedule = await self.store.save(
             guild_id=guild.id,
@@ -204,18 +203,6 @@ class DailyCog(commands.Cog):
         account = "your Magisterium account" if source == "own" else "the bot's shared account"
         embed.set_footer(text=footer_text("daily") + f" · posts with {account}")
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
-
-    async def _token_source(self, user_id: int) -> TokenSource:
-        """Whose token a schedule set by ``user_id`` posts with: theirs when linked."""
-        services = self.bot.services
-        account = await services.registry.get(user_id)
-        if account is not None:
-            if account.status == "invalid":
-                raise LinkedTokenInvalid
-            return "own"
-        if services.chooser.has_shared_token:
-            return "shared"
-        raise NoTokenAvailable
 
     @set_schedule.autocomplete("timezone")
     async def timezone_autocomplete(
