@@ -19,6 +19,8 @@ from tests.fake_server_support import Api, open_api, send, task_call
 
 SKILLS = ["catholic_qa", "document_search", "document_fetch"]
 SKILLS += ["liturgical_readings", "saints_of_the_day"]
+SKILLS += ["saint_lookup", "person_lookup", "pope_lookup"]
+SKILLS += ["diocese_lookup", "diocese_statistics_lookup"]
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ def agent_card(base_url: str) -> JsonDict:
         "protocolVersion": "0.3.0",
         "name": "Magisterium AI (fake)",
         "description": "A local stand-in for Magisterium AI's A2A agent: Catholic answers "
-        "with citations, document search and fetch, Mass readings and the Roman Martyrology.",
+        "with citations, document search and fetch, Mass readings, the Roman Martyrology, and "
+        "lookups of saints, popes, clergy, dioceses and diocese statistics.",
         "url": base_url + A2A_PATH,
         "preferredTransport": "JSONRPC",
         "version": "0.1.0",

@@ -1,4 +1,4 @@
-"""The five skills: their catalogue entries and what each returns for a message's parts."""
+"""The ten skills: their catalogue entries and what each returns for a message's parts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import NamedTuple
 
-from bot.fake_server import answers, corpus
+from bot.fake_server import answers, corpus, lookups
 from bot.fake_server.dates import parse_supported
 from bot.fake_server.martyrology import NOT_FOUND as NO_MARTYROLOGY
 from bot.fake_server.martyrology import format_martyrology
@@ -124,6 +124,46 @@ SKILLS: dict[str, Skill] = {
             "Saints commemorated on a date, from the Roman Martyrology.",
             ('{"date": "2026-03-19"}', "tomorrow"),
             saints_of_the_day,
+        ),
+        Skill(
+            "saint_lookup",
+            "Saint lookup",
+            "A saint, blessed, venerable or servant of God by name or canonical id: status, "
+            "feast day, life, canonization, patronage, biography and image.",
+            ("Thérèse of Lisieux", '{"id": "saint-francis-xavier"}'),
+            lookups.saint_lookup,
+        ),
+        Skill(
+            "person_lookup",
+            "Clergy lookup",
+            "A bishop, archbishop or cardinal by name or canonical id: offices, ordinations, "
+            "consecrators and dioceses served.",
+            ("Cardinal Andrew Yeom Soo-jung", '{"id": "person-peter-chung-soon-taick"}'),
+            lookups.person_lookup,
+        ),
+        Skill(
+            "pope_lookup",
+            "Pope lookup",
+            "A pope by name or canonical id: pontificate, predecessor and successor, life and "
+            "notable acts.",
+            ("John Paul II", '{"id": "pope-john-xxiii"}'),
+            lookups.pope_lookup,
+        ),
+        Skill(
+            "diocese_lookup",
+            "Diocese lookup",
+            "A diocese, archdiocese or eparchy by name or canonical id: directory data, five "
+            "years of headline statistics and the latest financials.",
+            ("Archdiocese of Seoul", '{"id": "diocese-paris"}'),
+            lookups.diocese_lookup,
+        ),
+        Skill(
+            "diocese_statistics_lookup",
+            "Diocese statistics",
+            "A diocese's yearly statistics (Catholics, clergy, religious, sacraments, schools) "
+            "as a time series, by name or canonical id.",
+            ("Seoul", '{"id": "diocese-krakow"}'),
+            lookups.diocese_statistics_lookup,
         ),
     )
 }
