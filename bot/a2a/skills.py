@@ -1,4 +1,4 @@
-"""The five Magisterium skills as typed calls: what cogs and services use."""
+"""The Magisterium skills as typed calls: what cogs and services use."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import datetime as dt
 from enum import StrEnum
 
 from bot.a2a.client import A2AClient, Token
+from bot.a2a.lookup_parse import parse_lookup, parse_statistics
+from bot.a2a.lookups import Candidates, DioceseStatistics, LookupKind, Profile
 from bot.a2a.models import DataPart, Message, Part, Task, TextPart
 from bot.a2a.results import (
     Answer,
@@ -28,6 +30,11 @@ class Skill(StrEnum):
     DOCUMENT_FETCH = "document_fetch"
     LITURGICAL_READINGS = "liturgical_readings"
     SAINTS_OF_THE_DAY = "saints_of_the_day"
+    SAINT_LOOKUP = "saint_lookup"
+    POPE_LOOKUP = "pope_lookup"
+    PERSON_LOOKUP = "person_lookup"
+    DIOCESE_LOOKUP = "diocese_lookup"
+    DIOCESE_STATISTICS_LOOKUP = "diocese_statistics_lookup"
 
     @property
     def expensive(self) -> bool:
@@ -102,3 +109,37 @@ class MagisteriumSkills:
         query = date.isoformat() if isinstance(date, dt.date) else date
         task = await self._send(token, Skill.SAINTS_OF_THE_DAY, part, budget=budget)
         return parse_martyrology(task, query)
+
+    async def lookup(
+        self,
+        token: Token,
+        kind: LookupKind,
+        *,
+        name: str | None = None,
+        canonical_id: str | None = None,
+        budget: float | None = None,
+    ) -> Profile | Candidates | NotFound:
+        """A profile by canonical id (a data part ``{id}``) or by name (a text part)."""
+        part, query = _name_or_id(name, canonical_id)
+        task = await self._send(token, Skill(kind.skill), part, budget=budget)
+        return parse_lookup(task, kind, query)
+
+    async def diocese_statistics(
+        self,
+        token: Token,
+        *,
+        name: str | None = None,
+        canonical_id: str | None = None,
+        budget: float | None = None,
+    ) -> DioceseStatistics | NotFound:
+        part, query = _name_or_id(name, canonical_id)
+        task = await self._send(token, Skill.DIOCESE_STATISTICS_LOOKUP, part, budget=budget)
+        return parse_statistics(task, query)
+
+
+def _name_or_id(name: str | None, canonical_id: str | None) -> tuple[Part, str]:
+    if canonical_id is not None:
+        return DataPart(data={"id": canonical_id}), canonical_id
+    if name is None:
+        raise ValueError("a lookup needs a name or a canonical id")
+    return TextPart(text=name), name

@@ -23,6 +23,12 @@ TTL = {
     "document_fetch": 24 * HOUR,
     "liturgical_readings": 12 * HOUR,
     "saints_of_the_day": 12 * HOUR,
+    # Profiles and yearly statistics change rarely: a day old is still right.
+    "saint_lookup": 24 * HOUR,
+    "pope_lookup": 24 * HOUR,
+    "person_lookup": 24 * HOUR,
+    "diocese_lookup": 24 * HOUR,
+    "diocese_statistics_lookup": 24 * HOUR,
 }
 
 

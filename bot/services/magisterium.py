@@ -15,6 +15,7 @@ from typing import TypeVar
 from pydantic import SecretStr, TypeAdapter
 
 from bot.a2a import MagisteriumSkills, Skill, errors
+from bot.a2a.lookups import Candidates, DioceseStatistics, LookupKind, Profile
 from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, SearchResults
 from bot.accounts.registry import TokenRegistry
 from bot.cache.public import PublicContentCache
@@ -30,6 +31,8 @@ SEARCH = TypeAdapter(SearchResults)
 DOCUMENT: TypeAdapter[Document | NotFound] = TypeAdapter(Document | NotFound)
 READINGS: TypeAdapter[Readings | NotFound] = TypeAdapter(Readings | NotFound)
 MARTYROLOGY: TypeAdapter[Martyrology | NotFound] = TypeAdapter(Martyrology | NotFound)
+LOOKUP: TypeAdapter[Profile | Candidates | NotFound] = TypeAdapter(Profile | Candidates | NotFound)
+STATISTICS: TypeAdapter[DioceseStatistics | NotFound] = TypeAdapter(DioceseStatistics | NotFound)
 
 
 class MagisteriumService:
@@ -106,6 +109,36 @@ class MagisteriumService:
             chosen=token,
         )
 
+    async def lookup(
+        self,
+        user_id: int,
+        kind: LookupKind,
+        *,
+        name: str | None = None,
+        canonical_id: str | None = None,
+    ) -> Profile | Candidates | NotFound:
+        """A saint, pope, clergy or diocese profile by name or canonical id."""
+        return await self._public(
+            user_id,
+            Skill(kind.skill),
+            _lookup_key(name, canonical_id),
+            LOOKUP,
+            lambda token: self._skills.lookup(token, kind, name=name, canonical_id=canonical_id),
+        )
+
+    async def diocese_statistics(
+        self, user_id: int, *, name: str | None = None, canonical_id: str | None = None
+    ) -> DioceseStatistics | NotFound:
+        return await self._public(
+            user_id,
+            Skill.DIOCESE_STATISTICS_LOOKUP,
+            _lookup_key(name, canonical_id),
+            STATISTICS,
+            lambda token: self._skills.diocese_statistics(
+                token, name=name, canonical_id=canonical_id
+            ),
+        )
+
     async def _public(
         self,
         user_id: int,
@@ -167,3 +200,8 @@ class MagisteriumService:
             await self._registry.mark_invalid(user_id)
             raise LinkedTokenInvalid from None
         log.error("the operator's MAGISTERIUM_TOKEN was refused (401); check it")
+
+
+def _lookup_key(name: str | None, canonical_id: str | None) -> str:
+    """A name and an id never share a cache entry, even when they are spelled alike."""
+    return f"id:{canonical_id}" if canonical_id is not None else f"name:{name}"
