@@ -33,6 +33,10 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.documents",
     "cogs.readings",
     "cogs.saints",
+    "cogs.saint",
+    "cogs.pope",
+    "cogs.clergy",
+    "cogs.diocese",
     "cogs.daily",
 )
 

@@ -1,5 +1,6 @@
 """The fault matrix: every fault the fake Magisterium can produce, crossed with every way a
-person asks the bot something (the five skill commands, a DM question, "Ask Magisterium").
+person asks the bot something (the skill and lookup commands, a DM question, "Ask
+Magisterium").
 
 In every cell the person gets a response at once (deferred or answered, never left
 "thinking…"), exactly one clear message (an embed with a title: the explanation, or the answer
@@ -125,6 +126,22 @@ async def via_saints(harness: Harness, user: HarnessUser, n: int) -> Shown:
     return shown_by_interaction(await harness.slash("saints", date=DATES[n], user=user))
 
 
+LOOKUPS = {
+    "saint": ("Thérèse of Lisieux", "Thomas Aquinas", "Patrick", "Augustine"),
+    "pope": ("John Paul II", "Leo XIII", "John XXIII", "Pius IX"),
+    "clergy": ("Andrew Yeom Soo-jung", "Peter Chung Soon-taick", "Stanislaw Dziwisz", "Seoul"),
+    "diocese": ("Seoul", "Paris", "Krakow", "Los Angeles"),
+}
+
+
+def via_lookup(command: str) -> Ask:
+    async def ask(harness: Harness, user: HarnessUser, n: int) -> Shown:
+        name = LOOKUPS[command][n]
+        return shown_by_interaction(await harness.slash(command, name=name, user=user))
+
+    return ask
+
+
 async def via_dm(harness: Harness, user: HarnessUser, n: int) -> Shown:
     return shown_by_dm(await harness.dm_message(user, QUESTIONS[n]))
 
@@ -141,6 +158,7 @@ ENTRY_POINTS: dict[str, Ask] = {
     "document": via_document,
     "readings": via_readings,
     "saints": via_saints,
+    **{command: via_lookup(command) for command in LOOKUPS},
     "dm": via_dm,
     "context_menu": via_context_menu,
 }

@@ -92,6 +92,15 @@ class Paginator(BaseView):
         if not self.children:
             self.stop()
 
+    async def replace(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the first page in place of the message a component was used on (after a
+        deferred update), and keep editing that message from then on."""
+        view = self if self.children else MISSING
+        await interaction.edit_original_response(embed=self.current, view=view)
+        self._edit_via = interaction
+        if not self.children:
+            self.stop()
+
     async def send_to(self, channel: discord.abc.Messageable) -> discord.Message:
         """Send the first page as a plain message (a DM answer), not an interaction response."""
         view = self if self.children else MISSING

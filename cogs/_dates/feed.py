@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 
 Fetched = Readings | Martyrology | NotFound
 Fetch = Callable[["MagisteriumBot", int, dt.date], Awaitable[Fetched]]
+Extras = Callable[[Fetched], list[discord.ui.Item[Any]]]
+
+
+def no_extras(result: Fetched) -> list[discord.ui.Item[Any]]:
+    return []
+
 
 UNKNOWN_DATE_TITLE = "I could not read that date"
 UNKNOWN_DATE_TEXT = (
@@ -47,6 +53,7 @@ class DayFeed:
     skill: str
     not_found: str  # the friendly text when the upstream has nothing for the day
     fetch: Fetch
+    extras: Extras = no_extras  # more components under the day's text (the saints' menu)
 
     def custom_id(self, day: dt.date) -> str:
         return f"{self.name}:day:{day.isoformat()}"
@@ -168,7 +175,7 @@ def build_pager(
     pager = DayPager(
         pages, author_id=author_id, full_text=full_text, filename=f"{feed.name}-{day}.md"
     )
-    for item in nav_buttons(feed, day):
+    for item in [*nav_buttons(feed, day), *feed.extras(result)]:
         pager.add_item(item)
     return pager
 

@@ -7,10 +7,14 @@ each other.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
-from cogs._dates.feed import DayButton, DayFeed
+from cogs._dates.feed import DayButton, DayFeed, Fetched
+from cogs._lookups.components import saints_select
+from cogs._lookups.names import saint_names
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -24,6 +28,14 @@ async def _readings(bot: MagisteriumBot, user_id: int, day: dt.date) -> Readings
 async def _saints(bot: MagisteriumBot, user_id: int, day: dt.date) -> Martyrology | NotFound:
     # A date object goes upstream as the data part {"date": "YYYY-MM-DD"}.
     return await bot.services.magisterium.saints(user_id, day)
+
+
+def saints_menu(result: Fetched, *, row: int = 2) -> list[discord.ui.Item[Any]]:
+    """A menu opening the profile of each saint the day's martyrology names."""
+    if not isinstance(result, Martyrology):
+        return []
+    select = saints_select(saint_names(result.text), row=row)
+    return [select] if select is not None else []
 
 
 READINGS = DayFeed(
@@ -41,6 +53,7 @@ SAINTS = DayFeed(
     not_found="The Roman Martyrology has no entry Magisterium can show for this day. "
     "Try another date.",
     fetch=_saints,
+    extras=saints_menu,
 )
 
 

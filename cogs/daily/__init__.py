@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs._lookups.items import DYNAMIC_ITEMS
 from cogs.daily.cog import DailyCog
 from cogs.daily.post import ReadAll
 
@@ -12,7 +13,8 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MagisteriumBot) -> None:
-    bot.add_dynamic_items(ReadAll)  # "Read it all" under posts sent before a restart
+    # "Read it all" under posts sent before a restart; the saints' menu.
+    bot.add_dynamic_items(ReadAll, *DYNAMIC_ITEMS)
     await bot.add_cog(DailyCog(bot))
 
 

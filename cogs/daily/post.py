@@ -24,7 +24,7 @@ from bot.render.views import ReportedDynamicItem
 from bot.respond import defer
 from cogs._dates import DayButton, build_pager, long_date
 from cogs._dates.feed import NavButton
-from cogs._dates.feeds import ReadingsDay, SaintsDay
+from cogs._dates.feeds import ReadingsDay, SaintsDay, saints_menu
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -62,12 +62,16 @@ def build_post(
         pages = text_pages(title_of(feed, day), result.text, feed.skill, task_id=result.task_id)
         embeds = _fitting(pages)
         complete = len(embeds) == len(pages)
-    view = None
+    items: list[discord.ui.Item[Any]] = []
     if not complete:
+        items.append(NavButton(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖", row=0))
+    if feed is Feed.SAINTS:
+        items += saints_menu(result, row=1)
+    view = None
+    if items:
         view = discord.ui.View(timeout=None)
-        view.add_item(
-            NavButton(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖", row=0)
-        )
+        for item in items:
+            view.add_item(item)
     mentions = discord.AllowedMentions(
         everyone=False, users=False, roles=[role] if role else False, replied_user=False
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cogs._dates.feeds import SaintsDay
+from cogs._lookups.items import DYNAMIC_ITEMS
 from cogs.saints.cog import SaintsCog
 
 if TYPE_CHECKING:
@@ -12,7 +13,8 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MagisteriumBot) -> None:
-    bot.add_dynamic_items(SaintsDay)  # day buttons of messages sent before a restart
+    # Day buttons of messages sent before a restart; the saints' menu.
+    bot.add_dynamic_items(SaintsDay, *DYNAMIC_ITEMS)
     await bot.add_cog(SaintsCog(bot))
 
 

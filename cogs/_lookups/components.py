@@ -1,0 +1,121 @@
+"""The lookup components as shown: menus that open profiles, the "Statistics" button.
+
+They are plain items that no view dispatches; the DynamicItems of :mod:`cogs._lookups.items`
+answer them from the custom id and the chosen value alone. So they work on any message — a
+daily post, one sent before a restart — and a view timing out never unregisters them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.a2a.lookups import Candidate, LookupKind, Profile, ProfileLink
+from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
+from bot.render.profiles import KIND_WORDS
+from bot.render.split import truncate
+from cogs._lookups.refs import LookupRef
+
+OPEN_ID = "lookup:open"
+PICK_PREFIX = "lookup:pick:"  # + the id of the person who ran the command
+STATS_PREFIX = "lookup:stats:"  # + an encoded diocese ref
+OPEN_RELATED = "Open a related profile…"
+OPEN_SAINT = "Open a saint's profile…"
+CHOOSE = "Choose one…"
+STATISTICS = "Statistics"
+
+
+class ShownSelect(discord.ui.Select[Any]):
+    """A select as it appears on a message; :class:`LookupSelect` answers it."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class ShownButton(discord.ui.Button[Any]):
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _option(ref: LookupRef, label: str, description: str | None) -> discord.SelectOption | None:
+    value = ref.encode()
+    if value is None or not _one_line(label):
+        return None
+    about = truncate(_one_line(description), SELECT_OPTION_DESCRIPTION) if description else None
+    return discord.SelectOption(
+        label=truncate(_one_line(label), SELECT_OPTION_LABEL), value=value, description=about
+    )
+
+
+def _unique(options: Sequence[discord.SelectOption | None]) -> list[discord.SelectOption]:
+    seen: set[str] = set()
+    kept = []
+    for option in options:
+        if option is not None and option.value not in seen:
+            seen.add(option.value)
+            kept.append(option)
+    return kept[:SELECT_OPTIONS]
+
+
+def _link_option(link: ProfileLink) -> discord.SelectOption | None:
+    about = f"{link.role} · {KIND_WORDS[link.kind]}" if link.role else KIND_WORDS[link.kind]
+    return _option(LookupRef(link.kind, link.id, link.name), link.name, about)
+
+
+def related_select(profile: Profile, *, row: int) -> ShownSelect | None:
+    """Every other profile this one names, or None when it names none."""
+    links = [
+        link
+        for link in profile.links
+        if not (link.id and link.id == profile.id and link.kind is profile.kind)
+    ]
+    options = _unique([_link_option(link) for link in links])
+    if not options:
+        return None
+    return ShownSelect(custom_id=OPEN_ID, placeholder=OPEN_RELATED, options=options, row=row)
+
+
+def saints_select(names: Sequence[str], *, row: int) -> ShownSelect | None:
+    """A martyrology's saints, each opening a ``saint_lookup`` by name."""
+    options = _unique(
+        [_option(LookupRef(LookupKind.SAINT, name=name), f"Saint {name}", None) for name in names]
+    )
+    if not options:
+        return None
+    return ShownSelect(custom_id=OPEN_ID, placeholder=OPEN_SAINT, options=options, row=row)
+
+
+def candidates_select(
+    kind: LookupKind, candidates: Sequence[Candidate], *, invoker_id: int
+) -> ShownSelect | None:
+    options = _unique(
+        [
+            _option(LookupRef(kind, c.id, None if c.id else c.name), c.name, c.summary)
+            for c in candidates
+        ]
+    )
+    if not options:
+        return None
+    return ShownSelect(custom_id=f"{PICK_PREFIX}{invoker_id}", placeholder=CHOOSE, options=options)
+
+
+def statistics_button(profile: Profile, *, row: int) -> ShownButton | None:
+    if profile.kind is not LookupKind.DIOCESE:
+        return None
+    ref = LookupRef(LookupKind.DIOCESE, profile.id, None if profile.id else profile.title)
+    encoded = ref.encode()
+    if encoded is None:
+        return None
+    return ShownButton(
+        label=STATISTICS,
+        emoji="📊",
+        style=discord.ButtonStyle.primary,
+        custom_id=STATS_PREFIX + encoded,
+        row=row,
+    )

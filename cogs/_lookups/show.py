@@ -1,0 +1,144 @@
+"""Looking a profile up and showing it: for a slash command, a menu choice or a link."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.a2a.lookups import Candidates, LookupKind, Profile
+from bot.a2a.results import NotFound
+from bot.render.embeds import notice_embed
+from bot.render.pager import Paginator
+from bot.render.profiles import KIND_WORDS, candidates_embed, profile_markdown, profile_pages
+from bot.respond import defer, send_private
+from cogs._lookups.components import candidates_select, related_select, statistics_button
+from cogs._lookups.refs import LookupRef
+from cogs._shared.document_view import clean_input, echo
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+Found = Profile | Candidates | NotFound
+
+NO_NAME_TITLE = "No name given"
+NO_NAME_TEXT = "Give a name, or part of one, such as `{example}`."
+EXAMPLES = {
+    LookupKind.SAINT: "Thérèse of Lisieux",
+    LookupKind.POPE: "John XXIII",
+    LookupKind.PERSON: "Peter Chung Soon-taick",
+    LookupKind.DIOCESE: "Seoul",
+}
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a name: ``Thérèse of Lisieux`` → ``therese-of-lisieux``."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.casefold()).strip("-")[:60] or "profile"
+
+
+def not_found_embed(kind: LookupKind, query: str) -> discord.Embed:
+    word = KIND_WORDS[kind]
+    return notice_embed(
+        f"No {word} found",
+        f"Magisterium has no {word} matching `{echo(query)}`. "
+        "Check the spelling, or try part of the name.",
+    )
+
+
+def profile_pager(profile: Profile, *, author_id: int) -> Paginator:
+    """The profile's pages, with its "Statistics" button and its menu of related profiles."""
+    pager = Paginator(
+        profile_pages(profile),
+        author_id=author_id,
+        full_text=profile_markdown(profile),
+        filename=f"{profile.kind.value}-{slug(profile.title)}.md",
+    )
+    if (button := statistics_button(profile, row=1)) is not None:
+        pager.add_item(button)
+    if (select := related_select(profile, row=2)) is not None:
+        pager.add_item(select)
+    return pager
+
+
+def candidates_view(found: Candidates, *, invoker_id: int) -> tuple[discord.Embed, Any]:
+    select = candidates_select(found.kind, found.candidates, invoker_id=invoker_id)
+    shown = len(select.options) if select is not None else 0
+    embed = candidates_embed(found, shown=max(shown, 1))
+    if select is None:
+        return embed, discord.utils.MISSING
+    view = discord.ui.View(timeout=None)
+    view.add_item(select)
+    return embed, view
+
+
+async def fetch(bot: MagisteriumBot, user_id: int, ref: LookupRef) -> Found:
+    """The lookup; a single candidate with an id is opened straight away."""
+    magisterium = bot.services.magisterium
+    result = await magisterium.lookup(
+        user_id, ref.kind, name=ref.name, canonical_id=ref.canonical_id
+    )
+    if isinstance(result, Candidates) and len(result.candidates) == 1:
+        only = result.candidates[0]
+        if only.id:
+            result = await magisterium.lookup(user_id, ref.kind, canonical_id=only.id)
+    return result
+
+
+async def _send(interaction: discord.Interaction[Any], result: Found, *, ephemeral: bool) -> None:
+    """Answer a deferred interaction with ``result``."""
+    if isinstance(result, NotFound):
+        await send_private(interaction, embed=not_found_embed(_kind(result), result.query))
+    elif isinstance(result, Candidates):
+        embed, view = candidates_view(result, invoker_id=interaction.user.id)
+        await interaction.followup.send(embed=embed, view=view, ephemeral=ephemeral)
+    else:
+        pager = profile_pager(result, author_id=interaction.user.id)
+        await pager.send(interaction, ephemeral=ephemeral)
+
+
+def _kind(missing: NotFound) -> LookupKind:
+    return next((k for k in LookupKind if k.skill == missing.skill), LookupKind.SAINT)
+
+
+async def lookup_command(
+    interaction: discord.Interaction[MagisteriumBot], kind: LookupKind, name: str
+) -> None:
+    """The slash commands: clean the name (nothing is sent for a blank one), defer, answer."""
+    cleaned = clean_input(name)
+    if not cleaned:
+        text = NO_NAME_TEXT.format(example=EXAMPLES[kind])
+        await interaction.response.send_message(
+            embed=notice_embed(NO_NAME_TITLE, text), ephemeral=True
+        )
+        return
+    private = interaction.guild_id is None
+    await defer(interaction, ephemeral=private)
+    result = await fetch(interaction.client, interaction.user.id, LookupRef(kind, name=cleaned))
+    await _send(interaction, result, ephemeral=private)
+
+
+async def open_privately(
+    bot: MagisteriumBot, interaction: discord.Interaction[Any], ref: LookupRef
+) -> None:
+    """A menu choice or link: the profile, just for whoever chose it."""
+    await defer(interaction, ephemeral=True)
+    await _send(interaction, await fetch(bot, interaction.user.id, ref), ephemeral=True)
+
+
+async def replace_with_profile(
+    bot: MagisteriumBot, interaction: discord.Interaction[Any], ref: LookupRef
+) -> None:
+    """The command's author chose a candidate: their answer becomes that profile."""
+    await interaction.response.defer()
+    result = await fetch(bot, interaction.user.id, ref)
+    if isinstance(result, NotFound):
+        embed = not_found_embed(ref.kind, result.query)
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    elif isinstance(result, Candidates):
+        embed, view = candidates_view(result, invoker_id=interaction.user.id)
+        await interaction.edit_original_response(embed=embed, view=view)
+    else:
+        await profile_pager(result, author_id=interaction.user.id).replace(interaction)

@@ -1,0 +1,31 @@
+"""``/diocese name:`` — a diocese: its bishop, numbers and finances."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.a2a.lookups import LookupKind
+from cogs._lookups.show import lookup_command
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+NAME_MAX = 100
+
+
+class DioceseCog(commands.Cog):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="diocese", description="A diocese: its bishop, numbers and finances")
+    @app_commands.describe(name="A diocese or archdiocese: Seoul, Paris, Kraków…")
+    async def diocese(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        name: app_commands.Range[str, 1, NAME_MAX],
+    ) -> None:
+        await lookup_command(interaction, LookupKind.DIOCESE, name)

@@ -1,0 +1,31 @@
+"""``/pope name:`` — a pope's pontificate and life."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.a2a.lookups import LookupKind
+from cogs._lookups.show import lookup_command
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+NAME_MAX = 100
+
+
+class PopeCog(commands.Cog):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="pope", description="A pope's pontificate and life")
+    @app_commands.describe(name="A pope: John XXIII, Leo XIII, Pius…")
+    async def pope(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        name: app_commands.Range[str, 1, NAME_MAX],
+    ) -> None:
+        await lookup_command(interaction, LookupKind.POPE, name)
