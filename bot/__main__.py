@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from bot.cli import accounts_cli, bot_commands, check, console
+from bot.cli import accounts_cli, bot_commands, check, console, i18n_cli
 from bot.cli.common import CLIError, fail, load_settings
 from bot.fake_server import cli as fake_server_cli
 from bot.observability import configure_logging, log_level, register_settings_secrets
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     fake_server_cli.add_parser(commands)
     check.add_parser(commands)
     console.add_parser(commands)
+    i18n_cli.add_parser(commands)
     return parser
 
 

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.composition import Services, open_services
 from bot.heap import freeze_startup_heap
+from bot.i18n.translator import CatalogueTranslator
 from bot.observability import Metrics, register_settings_secrets
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
@@ -87,6 +88,8 @@ class MagisteriumBot(commands.AutoShardedBot):
             await server.start()
             self.web_server = server
         self._services = await open_services(self.settings, metrics=self.metrics)
+        if self.tree.translator is None:  # localised names and descriptions for `sync`
+            await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.error_reporting import report_interaction_error
+from bot.i18n import use_interaction_locale
 from bot.lifecycle import restarting_notice
 from bot.respond import send_private
 
@@ -41,7 +42,9 @@ class MagisteriumTree(app_commands.CommandTree["MagisteriumBot"]):
         self._running: dict[asyncio.Task[Any], RunningCommand] = {}
 
     async def interaction_check(self, interaction: discord.Interaction[MagisteriumBot], /) -> bool:
-        """While the bot drains, turn new commands away (autocomplete gets no choices)."""
+        """Speak the person's language; while the bot drains, turn new commands away
+        (autocomplete gets no choices)."""
+        use_interaction_locale(interaction)
         if interaction.type is discord.InteractionType.autocomplete:
             if self.client.draining:
                 await interaction.response.autocomplete([])

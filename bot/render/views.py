@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.error_reporting import report_interaction_error
+from bot.i18n import use_interaction_locale
 
 if TYPE_CHECKING:
     from discord.ui.view import ViewStore
@@ -21,6 +22,11 @@ class BaseView(discord.ui.View):
     """
 
     _dynamic_store: ViewStore | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Answer in the person's language; subclasses that check more call this first."""
+        use_interaction_locale(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
@@ -59,6 +65,7 @@ class ReportedDynamicItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        use_interaction_locale(interaction)
         try:
             await self.respond(interaction)
         except Exception as error:
@@ -69,6 +76,10 @@ class ReportedDynamicItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
 
 class BaseModal(discord.ui.Modal):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        use_interaction_locale(interaction)
+        return True
+
     # discord.py's Modal.on_error drops the ``item`` argument of the View it derives from.
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], error: Exception, /
