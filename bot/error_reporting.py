@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, _, ngettext, use_interaction_locale
 from bot.observability.metrics import Metrics, Outcome
 from bot.render.look import error_embed
 from bot.respond import send_private
@@ -20,26 +21,47 @@ from bot.user_errors import UserMessage, message_for
 
 log = logging.getLogger(__name__)
 
-GENERIC = UserMessage(
-    "Something went wrong",
+GENERIC_TITLE = N_("Something went wrong")
+GENERIC_TEXT = N_(
     "That did not work, and it is not your fault. Try again in a moment; if it keeps "
-    "happening, give the error id below to the bot's operator.",
+    "happening, give the error id below to the bot's operator."
 )
+
+
+def generic_message() -> UserMessage:
+    """The message for an unexpected error, in the current locale."""
+    return UserMessage(_(GENERIC_TITLE), _(GENERIC_TEXT))
+
+
+def _missing_permissions(
+    error: app_commands.MissingPermissions | app_commands.BotMissingPermissions,
+) -> UserMessage:
+    # Discord's permission names, as the API spells them ("Manage Channels").
+    missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+    if isinstance(error, app_commands.BotMissingPermissions):
+        # Translators: {permissions} is a comma-separated list of Discord permission names.
+        text = _("I need: {permissions}.").format(permissions=missing)
+    else:
+        # Translators: {permissions} is a comma-separated list of Discord permission names.
+        text = _("You need: {permissions}.").format(permissions=missing)
+    return UserMessage(_("Missing permission"), text)
 
 
 def _message_for_check(error: BaseException) -> UserMessage | None:
     if isinstance(error, app_commands.NoPrivateMessage):
-        return UserMessage("Servers only", "This command works in servers, not in DMs.")
+        return UserMessage(_("Servers only"), _("This command works in servers, not in DMs."))
     if isinstance(error, app_commands.MissingPermissions | app_commands.BotMissingPermissions):
-        missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        who = "I need" if isinstance(error, app_commands.BotMissingPermissions) else "You need"
-        return UserMessage("Missing permission", f"{who}: {missing}.")
+        return _missing_permissions(error)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return UserMessage("Slow down", f"Try again in {error.retry_after:.0f} seconds.")
+        seconds = round(error.retry_after)
+        text = ngettext(
+            "Try again in {seconds} second.", "Try again in {seconds} seconds.", seconds
+        ).format(seconds=seconds)
+        return UserMessage(_("Slow down"), text)
     if isinstance(error, app_commands.TransformerError):
-        return UserMessage("That value did not work", "Check what you typed and try again.")
+        return UserMessage(_("That value did not work"), _("Check what you typed and try again."))
     if isinstance(error, app_commands.CheckFailure):
-        return UserMessage("Not available here", "You cannot use this command here.")
+        return UserMessage(_("Not available here"), _("You cannot use this command here."))
     return None
 
 
@@ -62,7 +84,7 @@ def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
     error_id = None
     if message is None:
         error_id = secrets.token_hex(4)
-        message = GENERIC
+        message = generic_message()
         log.error("unexpected error %s in %s", error_id, where, exc_info=error)
     elif message.operator_alert:
         log.error("%s failed: %s: %s", where, type(error).__name__, error)
@@ -74,7 +96,8 @@ def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
 async def report_interaction_error(
     interaction: discord.Interaction[Any], error: BaseException, *, where: str
 ) -> None:
-    """Tell the user what went wrong (privately) and log it; never raises."""
+    """Tell the user what went wrong (privately, in their language) and log it; never raises."""
+    use_interaction_locale(interaction)
     _count_failed_command(interaction, error)
     await send_private(interaction, embed=error_embed_for(error, where=where))
 

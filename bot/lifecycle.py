@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.i18n import _
 from bot.render.embeds import notice_embed
 
 if TYPE_CHECKING:
@@ -39,14 +40,14 @@ SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 def restarting_notice() -> discord.Embed:
     """What someone who asks something while the bot is draining sees."""
-    return notice_embed("Restarting", "The bot is restarting — try again in a minute.")
+    return notice_embed(_("Restarting"), _("The bot is restarting — try again in a minute."))
 
 
 def cut_off_notice() -> discord.Embed:
     """What someone whose command was still running when the grace period ended sees."""
     return notice_embed(
-        "Interrupted",
-        "The bot restarted before it could finish this. Try again in a minute.",
+        _("Interrupted"),
+        _("The bot restarted before it could finish this. Try again in a minute."),
     )
 
 
@@ -109,9 +110,10 @@ async def _cut_off(bot: MagisteriumBot, late: set[asyncio.Task[Any]]) -> None:
     for task in late:
         task.cancel()
     await asyncio.wait(late, timeout=CUT_OFF_SECONDS)
-    notices = [command.tell(cut_off_notice()) for command in interrupted]
+    # Each notice in the language of the command it interrupts (its context holds the locale).
+    notices = [command.tell(command.context.run(cut_off_notice)) for command in interrupted]
     if notices:
-        _, unsent = await asyncio.wait(notices, timeout=CUT_OFF_SECONDS)
+        _sent, unsent = await asyncio.wait(notices, timeout=CUT_OFF_SECONDS)
         for notice in unsent:
             notice.cancel()
 

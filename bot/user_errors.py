@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 from bot.a2a import errors
 from bot.accounts.errors import EncryptionKeyError, QuotaExceeded, TokenDecryptionError
+from bot.i18n import N_, _, ngettext
 from bot.limits import LimiterBusy
 from bot.storage import StorageUnavailable
 
-LINK_HINT = "Link your own Magisterium account with `/account link`."
+# Translators: a sentence added after an explanation of a refused or missing token.
+LINK_HINT = N_("Link your own Magisterium account with `/account link`.")
 
 
 @dataclass(frozen=True)
@@ -32,77 +34,102 @@ class UserFacingError(Exception):
         self.user_message = UserMessage(title, text)
 
 
-def _seconds(value: float | None) -> str:
+def _whole_seconds(value: float) -> int:
+    return max(1, math.ceil(value))
+
+
+def try_again_in(value: float | None) -> str:
+    """The sentence "Try again in 45 seconds." (in a minute when the wait is unknown)."""
     if value is None:
-        return "a minute"
-    seconds = max(1, math.ceil(value))
-    return "1 second" if seconds == 1 else f"{seconds} seconds"
+        return _("Try again in a minute.")
+    seconds = _whole_seconds(value)
+    return ngettext(
+        "Try again in {seconds} second.", "Try again in {seconds} seconds.", seconds
+    ).format(seconds=seconds)
+
+
+def _quota_message(error: QuotaExceeded) -> UserMessage:
+    if error.pool == "qa":
+        used = _("You have used this hour's questions on the bot's shared account.")
+    else:
+        used = _("You have used this hour's requests on the bot's shared account.")
+    seconds = _whole_seconds(error.retry_after_seconds)
+    retry = ngettext(
+        "Try again in {seconds} second, or link your own account with `/account link`.",
+        "Try again in {seconds} seconds, or link your own account with `/account link`.",
+        seconds,
+    ).format(seconds=seconds)
+    return UserMessage(_("Shared allowance used up"), f"{used} {retry}")
 
 
 def message_for(error: BaseException) -> UserMessage | None:
-    """The message for a known error, or None for an unexpected one (the caller logs it)."""
+    """The message for a known error, in the current locale, or None for an unexpected one
+    (the caller logs it)."""
     if isinstance(error, UserFacingError):
         return error.user_message
     if isinstance(error, LimiterBusy):
+        waiting = _("Too many requests are waiting their turn.")
         return UserMessage(
-            "Magisterium is busy for this account",
-            "Too many requests are waiting their turn. "
-            f"Try again in {_seconds(error.retry_after)}.",
+            _("Magisterium is busy for this account"),
+            f"{waiting} {try_again_in(error.retry_after)}",
         )
     if isinstance(error, QuotaExceeded):
-        what = "questions" if error.pool == "qa" else "requests"
-        return UserMessage(
-            "Shared allowance used up",
-            f"You have used this hour's {what} on the bot's shared account. Try again in "
-            f"{_seconds(error.retry_after_seconds)}, or link your own account with "
-            "`/account link`.",
-        )
+        return _quota_message(error)
+    return _upstream_message(error)
+
+
+def _upstream_message(error: BaseException) -> UserMessage | None:
     if isinstance(error, StorageUnavailable):
         return UserMessage(
-            "Try again shortly",
-            "The bot's database is not answering right now; nothing you saved is lost.",
+            _("Try again shortly"),
+            _("The bot's database is not answering right now; nothing you saved is lost."),
         )
     if isinstance(error, EncryptionKeyError | TokenDecryptionError):
         return UserMessage(
-            "Account storage is not set up",
-            "The bot cannot read or store tokens right now; its operator has been told.",
+            _("Account storage is not set up"),
+            _("The bot cannot read or store tokens right now; its operator has been told."),
             operator_alert=True,
         )
     if isinstance(error, errors.Unauthorized):
         return UserMessage(
-            "Your Magisterium token was refused",
-            f"It may have expired or been revoked. {LINK_HINT}",
+            _("Your Magisterium token was refused"),
+            # Translators: {link_hint} is the sentence "Link your own Magisterium account
+            # with `/account link`."
+            _("It may have expired or been revoked. {link_hint}").format(link_hint=_(LINK_HINT)),
         )
     if isinstance(error, errors.PlanRequired):
         return UserMessage(
-            "A paid Magisterium plan is needed",
-            "Magisterium's API needs a Pro, Organization or Enterprise plan. "
-            "Upgrade at https://www.magisterium.com, then try again.",
+            _("A paid Magisterium plan is needed"),
+            # Translators: Pro, Organization and Enterprise are names of Magisterium's plans.
+            _(
+                "Magisterium's API needs a Pro, Organization or Enterprise plan. "
+                "Upgrade at https://www.magisterium.com, then try again."
+            ),
         )
     if isinstance(error, errors.RateLimited):
-        return UserMessage(
-            "Slow down a little",
-            f"Magisterium's rate limit was reached. Try again in {_seconds(error.retry_after)}.",
-        )
+        reached = _("Magisterium's rate limit was reached.")
+        return UserMessage(_("Slow down a little"), f"{reached} {try_again_in(error.retry_after)}")
     if isinstance(error, errors.TaskFailed):
         return UserMessage(
-            "Magisterium could not answer",
-            "The request reached Magisterium but it failed there. Try again, "
-            "perhaps with different wording.",
+            _("Magisterium could not answer"),
+            _(
+                "The request reached Magisterium but it failed there. Try again, "
+                "perhaps with different wording."
+            ),
         )
     if isinstance(error, errors.InvalidParams | errors.SkillNotFound):
         return UserMessage(
-            "Magisterium did not accept that request",
-            "Check what you typed and try again.",
+            _("Magisterium did not accept that request"),
+            _("Check what you typed and try again."),
         )
     if isinstance(error, errors.TransportError | errors.DeadlineExceeded):
         return UserMessage(
-            "Magisterium is not answering",
-            "It did not answer in time. Try again in a few minutes.",
+            _("Magisterium is not answering"),
+            _("It did not answer in time. Try again in a few minutes."),
         )
     if isinstance(error, errors.A2AError):
         return UserMessage(
-            "Magisterium is having trouble",
-            "Its service answered with an error. Try again in a few minutes.",
+            _("Magisterium is having trouble"),
+            _("Its service answered with an error. Try again in a few minutes."),
         )
     return None

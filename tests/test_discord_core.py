@@ -87,7 +87,8 @@ async def test_help_in_a_dm_is_private_and_mentions_nobody(harness: Harness) -> 
     result = await harness.slash("help", dm=True, user=harness.user(locale="pt-BR"))
     assert result.callback_type == 4 and result.ephemeral
     [embed] = result.embeds
-    assert "/account link" in str(embed) and "Privacy" in str(embed)
+    # In the person's own language (their Discord is in Brazilian Portuguese).
+    assert "/conta vincular" in str(embed) and "Privacidade" in str(embed)
     assert result.allowed_mentions == {"parse": []}
 
 

@@ -14,6 +14,7 @@ from pydantic import SecretStr
 from bot.accounts.keys import token_key
 from bot.accounts.quota import SharedTokenQuota
 from bot.accounts.registry import LinkedAccount, TokenRegistry
+from bot.i18n import N_, _
 from bot.user_errors import LINK_HINT, UserFacingError
 
 TokenSource = Literal["own", "shared"]
@@ -32,36 +33,45 @@ class ChosenToken:
 class NoTokenAvailable(UserFacingError):
     def __init__(self) -> None:
         super().__init__(
-            "Link your Magisterium account first",
-            f"Magisterium answers on behalf of a signed-in account with a paid plan. {LINK_HINT}",
+            _("Link your Magisterium account first"),
+            # Translators: {link_hint} is the sentence "Link your own Magisterium account
+            # with `/account link`."
+            _(
+                "Magisterium answers on behalf of a signed-in account with a paid plan. {link_hint}"
+            ).format(link_hint=_(LINK_HINT)),
         )
 
 
 class LinkedTokenInvalid(UserFacingError):
     def __init__(self) -> None:
         super().__init__(
-            "Your Magisterium token no longer works",
-            "Magisterium refused it (expired or revoked). Run `/account link` to link it again.",
+            _("Your Magisterium token no longer works"),
+            _("Magisterium refused it (expired or revoked). Run `/account link` to link it again."),
         )
 
 
 class ScheduleTokenUnavailable(Exception):
-    """A daily schedule's token cannot be used; ``reason`` is shown by ``/daily status``."""
+    """A daily schedule's token cannot be used; ``reason`` (an English catalogue message, stored
+    with the schedule) is shown, translated, by ``/daily status``."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 
 
-OWNER_NOT_LINKED = (
+# Stored with a schedule in English and compared as they are: translate them where shown.
+# Translators: why a server's daily post is paused, shown by /daily status.
+OWNER_NOT_LINKED = N_(
     "The admin who set this schedule has no Magisterium account linked any more. "
     "Run `/daily set` again."
 )
-OWNER_REFUSED = (
+# Translators: why a server's daily post is paused, shown by /daily status.
+OWNER_REFUSED = N_(
     "Magisterium refused the token of the admin who set this schedule. It resumes once they "
     "link their account again with `/account link`, or run `/daily set` to post with yours."
 )
-SHARED_ACCOUNT_GONE = (
+# Translators: why a server's daily post is paused, shown by /daily status.
+SHARED_ACCOUNT_GONE = N_(
     "The bot's shared Magisterium account is no longer configured. "
     "Run `/daily set` again with your own account linked."
 )

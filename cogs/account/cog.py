@@ -11,6 +11,7 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus
+from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
 from bot.respond import defer
@@ -22,34 +23,44 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HOW_TO_GET_A_TOKEN = (
-    "A2A accepts only tokens issued by Magisterium's own sign-in (OAuth, as for its MCP "  # noqa: S105
+# Translators: A2A is the protocol's name, OAuth and MCP technical names; Pro, Organization
+# and Enterprise are Magisterium's plans; the API Console is Magisterium's developer site.
+HOW_TO_GET_A_TOKEN = N_(
+    "A2A accepts only tokens issued by Magisterium's own sign-in (OAuth, as for its MCP "
     "connector), on a Pro, Organization or Enterprise plan; API Console keys do not work here."
 )
 
+# The (title, text) shown for each verdict on a pasted token; translated where shown.
 VERDICT_MESSAGES: dict[TokenVerdict, tuple[str, str]] = {
     TokenVerdict.VALID: (
-        "Account linked",
-        "Your questions now go to Magisterium with your own account. "
-        "`/account unlink` removes it at any time.",
+        N_("Account linked"),
+        N_(
+            "Your questions now go to Magisterium with your own account. "
+            "`/account unlink` removes it at any time."
+        ),
     ),
     TokenVerdict.RATE_LIMITED: (
-        "Account linked",
-        "Saved. Magisterium is rate-limiting this account right now, so your next request may "
-        "have to wait a minute.",
+        N_("Account linked"),
+        N_(
+            "Saved. Magisterium is rate-limiting this account right now, so your next request "
+            "may have to wait a minute."
+        ),
     ),
     TokenVerdict.INVALID: (
-        "That token was refused",
-        f"Magisterium did not accept it, so nothing was saved. {HOW_TO_GET_A_TOKEN}",
+        N_("That token was refused"),
+        # Translators: {how_to_get_a_token} is a paragraph on which tokens work.
+        N_("Magisterium did not accept it, so nothing was saved. {how_to_get_a_token}"),
     ),
     TokenVerdict.NO_PLAN: (
-        "A paid plan is needed",
-        "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
-        "which Magisterium's API requires. Nothing was saved.",
+        N_("A paid plan is needed"),
+        N_(
+            "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
+            "which Magisterium's API requires. Nothing was saved."
+        ),
     ),
     TokenVerdict.UNVERIFIED: (
-        "Could not check the token",
-        "Magisterium did not answer, so nothing was saved. Try again in a few minutes.",
+        N_("Could not check the token"),
+        N_("Magisterium did not answer, so nothing was saved. Try again in a few minutes."),
     ),
 }
 STORED: dict[TokenVerdict, AccountStatus] = {
@@ -58,15 +69,27 @@ STORED: dict[TokenVerdict, AccountStatus] = {
 }
 
 
+def verdict_message(verdict: TokenVerdict) -> tuple[str, str]:
+    """The (title, text) for ``verdict``, in the current locale."""
+    title, text = VERDICT_MESSAGES[verdict]
+    return _(title), _(text).format(how_to_get_a_token=_(HOW_TO_GET_A_TOKEN))
+
+
 class AccountCog(commands.Cog):
     account = app_commands.Group(
-        name="account", description="Your Magisterium account: link, status, unlink"
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("account"),
+        description=N_("Your Magisterium account: link, status, unlink"),
     )
 
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
 
-    @account.command(name="link", description="Link your Magisterium account to this bot")
+    @account.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("link"),
+        description=N_("Link your Magisterium account to this bot"),
+    )
     async def link(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         # A modal must be the first response: nothing may be awaited before it.
         await interaction.response.send_modal(LinkTokenModal(self._store_token))
@@ -82,13 +105,17 @@ class AccountCog(commands.Cog):
                 interaction.user.id, token, status=STORED[verdict], note=note
             )
         log.info("account link by %s: %s", interaction.user.id, verdict.value)
-        title, text = VERDICT_MESSAGES[verdict]
+        title, text = verdict_message(verdict)
         colour = BRAND if verdict in STORED else ERROR
         await interaction.followup.send(
             embed=notice_embed(title, text, colour=colour), ephemeral=True
         )
 
-    @account.command(name="status", description="Whether you are linked and what you have left")
+    @account.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("status"),
+        description=N_("Whether you are linked and what you have left"),
+    )
     async def status(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await defer(interaction, ephemeral=True)
         await interaction.followup.send(
@@ -98,41 +125,58 @@ class AccountCog(commands.Cog):
     async def _status_embed(self, user_id: int) -> discord.Embed:
         account = await self.bot.services.registry.get(user_id)
         settings = self.bot.settings
-        embed = discord.Embed(title="Your Magisterium account", colour=BRAND)
+        embed = discord.Embed(title=_("Your Magisterium account"), colour=BRAND)
         if account is not None:
             since = discord.utils.format_dt(account.linked_at, "D")
-            state = (
-                "needs relinking (`/account link`)" if account.status == "invalid" else "working"
-            )
-            embed.add_field(name="Linked", value=f"Yes, since {since}", inline=True)
-            embed.add_field(name="Token", value=f"Your own — {state}", inline=True)
-            embed.add_field(
-                name="Limits",
-                value=f"{settings.rate_limit_per_minute} requests a minute, "
-                f"{settings.qa_rate_limit_per_minute} of them `/ask` (your plan's limits)",
-                inline=False,
-            )
+            if account.status == "invalid":
+                # Translators: the state of a person's own token in /account status.
+                state = _("Your own — needs relinking (`/account link`)")
+            else:
+                # Translators: the state of a person's own token in /account status.
+                state = _("Your own — working")
+            # Translators: {since} is a date Discord shows in the reader's own format.
+            linked = _("Yes, since {since}").format(since=since)
+            embed.add_field(name=_("Linked"), value=linked, inline=True)
+            embed.add_field(name=_("Token"), value=state, inline=True)
+            per_minute = settings.rate_limit_per_minute
+            limits = ngettext(
+                "{count} request a minute, {qa_count} of them `/ask` (your plan's limits)",
+                "{count} requests a minute, {qa_count} of them `/ask` (your plan's limits)",
+                per_minute,
+            ).format(count=per_minute, qa_count=settings.qa_rate_limit_per_minute)
+            embed.add_field(name=_("Limits"), value=limits, inline=False)
         elif self.bot.services.chooser.has_shared_token:
             left, qa_left = await self.bot.services.quota.remaining(user_id)
-            embed.add_field(name="Linked", value="No", inline=True)
-            embed.add_field(name="Token", value="The bot's shared account", inline=True)
+            # Translators: the answer to the field "Linked" in /account status.
+            not_linked = _("No")
+            embed.add_field(name=_("Linked"), value=not_linked, inline=True)
+            embed.add_field(name=_("Token"), value=_("The bot's shared account"), inline=True)
             embed.add_field(
-                name="Left this hour",
-                value=f"{left} requests, {qa_left} of them `/ask`",
+                name=_("Left this hour"),
+                value=ngettext(
+                    "{count} request, {qa_count} of them `/ask`",
+                    "{count} requests, {qa_count} of them `/ask`",
+                    left,
+                ).format(count=left, qa_count=qa_left),
                 inline=False,
             )
         else:
-            embed.add_field(name="Linked", value="No — run `/account link` to start", inline=False)
+            embed.add_field(
+                name=_("Linked"), value=_("No — run `/account link` to start"), inline=False
+            )
         embed.set_footer(text=footer_text("account"))
         return embed
 
-    @account.command(name="unlink", description="Delete your token and everything stored about you")
+    @account.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("unlink"),
+        description=N_("Delete your token and everything stored about you"),
+    )
     async def unlink(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await defer(interaction, ephemeral=True)
         removed = await self.bot.services.registry.unlink(interaction.user.id)
-        text = (
-            "Your token and everything the bot stored about you are deleted."
-            if removed
-            else "Nothing was stored about you."
-        )
-        await interaction.followup.send(embed=notice_embed("Unlinked", text), ephemeral=True)
+        if removed:
+            text = _("Your token and everything the bot stored about you are deleted.")
+        else:
+            text = _("Nothing was stored about you.")
+        await interaction.followup.send(embed=notice_embed(_("Unlinked"), text), ephemeral=True)

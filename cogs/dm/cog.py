@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.error_reporting import error_embed_for
+from bot.i18n import _, recent_locale, using_locale
 from bot.lifecycle import restarting_notice
 from bot.render.embeds import answer_markdown, answer_pages, notice_embed
 from bot.render.pager import Paginator
@@ -22,10 +23,13 @@ log = logging.getLogger(__name__)
 
 MAX_QUESTION = 2000
 
-STILL_WORKING = notice_embed(
-    "Still working",
-    "I'm still answering your previous question; send this one again once it is answered.",
-)
+
+def still_working() -> discord.Embed:
+    """What someone who sends a second question before the first is answered sees."""
+    return notice_embed(
+        _("Still working"),
+        _("I'm still answering your previous question; send this one again once it is answered."),
+    )
 
 
 class DirectMessagesCog(commands.Cog):
@@ -42,12 +46,17 @@ class DirectMessagesCog(commands.Cog):
         question = strip_invisible(message.content)
         if not question:
             return  # an attachment or sticker alone: nothing to ask
+        # A DM carries no locale: answer in the language of the person's latest interaction.
+        with using_locale(recent_locale(message.author.id)):
+            await self._reply(message, question)
+
+    async def _reply(self, message: discord.Message, question: str) -> None:
         if self.bot.draining:
             await message.reply(embed=restarting_notice())
             return
         user_id = message.author.id
         if user_id in self._pending:
-            await message.reply(embed=STILL_WORKING)
+            await message.reply(embed=still_working())
             return
         self._pending.add(user_id)
         try:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import _
 from bot.render.embeds import notice_embed
 from bot.render.views import ReportedDynamicItem
 
@@ -44,7 +45,8 @@ def new_conversation_button() -> discord.ui.Button[Any]:
     (timeout, restart), the registered :class:`NewConversationButton` answers the click.
     """
     button: discord.ui.Button[Any] = discord.ui.Button(
-        label="New conversation",
+        # Translators: a button label under an answer (at most 80 characters).
+        label=_("New conversation"),
         emoji="🆕",
         style=discord.ButtonStyle.secondary,
         custom_id=NEW_CONVERSATION_ID,
@@ -58,8 +60,10 @@ async def start_new_conversation(interaction: discord.Interaction[Any]) -> None:
     await bot.services.conversations.forget(interaction.user.id)
     await interaction.response.send_message(
         embed=notice_embed(
-            "New conversation",
-            "Your next message starts a new conversation; earlier questions are not "
-            "taken into account.",
+            _("New conversation"),
+            _(
+                "Your next message starts a new conversation; earlier questions are not "
+                "taken into account."
+            ),
         )
     )

@@ -8,51 +8,77 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, _
 from bot.render.look import BRAND, footer_text
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
+# /help's list: each command (shown with its name as Discord shows it in the reader's language:
+# the same catalogue entries the Translator gives `sync`) and what it does.
 COMMANDS = (
-    ("/ask", "Ask a question about Catholic teaching; the answer cites its sources."),
-    ("/search", "Find Church documents; open one from the menu."),
-    ("/document", "Read a document by its id, page by page."),
-    ("/readings", "The Mass readings for a day (today, tomorrow, next Sunday, a date)."),
-    ("/saints", "The saints of the day from the Roman Martyrology."),
-    ("/saint", "A saint's life, feast day and patronage."),
-    ("/pope", "A pope's pontificate and life."),
-    ("/clergy", "A bishop's or cardinal's profile."),
-    ("/diocese", "A diocese's bishop, numbers and finances, with a chart of its statistics."),
-    ("/account", "Link your Magisterium account, see its status, or unlink it."),
-    ("/daily", "Server admins: post the saints or the Mass readings in a channel every day."),
-    ("DM the bot", "Ask privately: a plain DM is a question; the conversation continues."),
+    # Translators: /help's description of the /ask command (Magisterium AI answers).
+    ("/ask", N_("Ask a question about Catholic teaching; the answer cites its sources.")),
+    ("/search", N_("Find Church documents; open one from the menu.")),
+    ("/document", N_("Read a document by its id, page by page.")),
+    # Translators: /help's description of /readings; "Mass readings": the day's Bible readings.
+    ("/readings", N_("The Mass readings for a day (today, tomorrow, next Sunday, a date).")),
+    # Translators: /help's description of /saints; the Roman Martyrology is the Church's
+    # official list of saints (use its usual name in your language).
+    ("/saints", N_("The saints of the day from the Roman Martyrology.")),
+    ("/saint", N_("A saint's life, feast day and patronage.")),
+    ("/pope", N_("A pope's pontificate and life.")),
+    ("/clergy", N_("A bishop's or cardinal's profile.")),
+    ("/diocese", N_("A diocese's bishop, numbers and finances, with a chart of its statistics.")),
+    ("/account", N_("Link your Magisterium account, see its status, or unlink it.")),
+    # Translators: /help's description of /daily; "Mass readings": the day's Bible readings.
+    ("/daily", N_("Server admins: post the saints or the Mass readings in a channel every day.")),
+    # Translators: shown like a command in the /help list: sending the bot a direct message.
+    (N_("DM the bot"), N_("Ask privately: a plain DM is a question; the conversation continues.")),
 )
 
-PRIVACY = (
+# Translators: /help's privacy paragraph. In backticks: the command and option as Discord
+# shows them in your language (your translations of their names); Magisterium AI is a name.
+PRIVACY = N_(
     "Questions go to Magisterium AI on your behalf. The bot stores your Magisterium token "
     "encrypted, and nothing else about you beyond what features you set up. "
     "`/account unlink` deletes all of it at once. In DMs, and with `private: True`, only you "
     "see the answer."
 )
 
-LINKING = (
+# Translators: /help's paragraph on linking. `/account link`: your translated names; Pro,
+# Organization and Enterprise are the names of Magisterium's plans.
+LINKING = N_(
     "Magisterium's API needs your own account on a paid plan (Pro, Organization or Enterprise). "
     "Run `/account link` to connect it; until then the bot may answer with its operator's "
     "shared account, if one is configured, within a small quota."
 )
 
 
+def command_mention(command: str) -> str:
+    """``/account link`` as Discord shows it in the current language (``/konto verknüpfen``)."""
+    return "/" + " ".join(_(word) for word in command.removeprefix("/").split())
+
+
+def _command_line(name: str, text: str) -> str:
+    """One line of the list: a command (localised) or a translated label, and its text."""
+    shown = command_mention(name) if name.startswith("/") else _(name)
+    return f"`{shown}` — {_(text)}"
+
+
 def help_embed() -> discord.Embed:
+    """The /help screen, in the current locale."""
     embed = discord.Embed(
-        title="Magisterium AI for Discord",
-        description="Answers about Catholic teaching, with the sources they rest on.",
+        # Translators: the title of /help; Magisterium AI is a proper name.
+        title=_("Magisterium AI for Discord"),
+        description=_("Answers about Catholic teaching, with the sources they rest on."),
         colour=BRAND,
     )
     embed.add_field(
-        name="Commands", value="\n".join(f"`{name}` — {text}" for name, text in COMMANDS)
+        name=_("Commands"), value="\n".join(_command_line(name, text) for name, text in COMMANDS)
     )
-    embed.add_field(name="Your account", value=LINKING, inline=False)
-    embed.add_field(name="Privacy", value=PRIVACY, inline=False)
+    embed.add_field(name=_("Your account"), value=_(LINKING), inline=False)
+    embed.add_field(name=_("Privacy"), value=_(PRIVACY), inline=False)
     embed.set_footer(text=footer_text("help"))
     return embed
 
@@ -61,6 +87,10 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="What this bot does, how to link, privacy")
+    @app_commands.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("help"),
+        description=N_("What this bot does, how to link, privacy"),
+    )
     async def help(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, _
 from bot.render.look import error_embed
 from bot.render.split import truncate
 from cogs.qa.answers import is_private_place
@@ -17,9 +18,13 @@ from cogs.qa.text import MAX_QUESTION, clean_question, empty_question
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
-CONTEXT_MENU_NAME = "Ask Magisterium"
-NO_TEXT_TITLE = "Nothing to ask about"
-NO_TEXT = "That message has no text I can ask Magisterium about. Pick a message with words in it."
+# Translators: the name of a message context-menu command (Apps › …); up to 32 characters,
+# capitals and spaces allowed. Magisterium is a proper name.
+CONTEXT_MENU_NAME = N_("Ask Magisterium")
+NO_TEXT_TITLE = N_("Nothing to ask about")
+NO_TEXT = N_(
+    "That message has no text I can ask Magisterium about. Pick a message with words in it."
+)
 
 
 async def _refuse(interaction: discord.Interaction[MagisteriumBot], title: str, text: str) -> None:
@@ -48,10 +53,22 @@ class QACog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.context_menu.name, type=self.context_menu.type)
 
-    @app_commands.command(name="ask", description="Ask Magisterium AI about Catholic teaching")
+    @app_commands.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("ask"),
+        # Translators: Magisterium AI is a proper name (the service), never translated.
+        description=N_("Ask Magisterium AI about Catholic teaching"),
+    )
     @app_commands.describe(
-        question="Your question (up to 2000 characters)",
-        private="Only you see the answer (always private in DMs)",
+        question=N_("Your question (up to 2000 characters)"),
+        private=N_("Only you see the answer (always private in DMs)"),
+    )
+    @app_commands.rename(
+        # Translators: a Discord option name: lowercase, one word, at most 32 characters.
+        question=N_("question"),
+        # Translators: a Discord option name (true/false: only you see the answer): lowercase,
+        # one word, at most 32 characters.
+        private=N_("private"),
     )
     async def ask(
         self,
@@ -72,6 +89,6 @@ class QACog(commands.Cog):
     ) -> None:
         text = message_text(message)
         if not text:
-            await _refuse(interaction, NO_TEXT_TITLE, NO_TEXT)
+            await _refuse(interaction, _(NO_TEXT_TITLE), _(NO_TEXT))
             return
         await ask_and_send(interaction, truncate(text, MAX_QUESTION), ephemeral=True)

@@ -17,6 +17,7 @@ import discord
 
 from bot.a2a import errors
 from bot.a2a.results import Answer, parse_answer
+from bot.i18n import N_, _
 from bot.render.limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
@@ -40,8 +41,8 @@ log = logging.getLogger(__name__)
 RELATED_PREFIX = "qa:rel"
 NEW_CONVERSATION_ID = "qa:new"
 QUESTION_FIELD_ID = "qa:new:question"
-EXPIRED_TITLE = "This suggestion has expired"
-EXPIRED_TEXT = "This suggestion has expired; ask it with /ask."
+EXPIRED_TITLE = N_("This suggestion has expired")
+EXPIRED_TEXT = N_("This suggestion has expired; ask it with /ask.")
 MAX_RELATED = BUTTONS_PER_ROW * len(RELATED_ROWS)
 _ID = r"[A-Za-z0-9_.\-]{1,40}"
 _RELATED_TEMPLATE = rf"{RELATED_PREFIX}:(?P<context>{_ID}):(?P<task>{_ID}):(?P<index>\d{{1,2}})"
@@ -89,7 +90,8 @@ class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSAT
     def __init__(self) -> None:
         super().__init__(
             discord.ui.Button(
-                label="New conversation",
+                # Translators: a button label under an answer (at most 80 characters).
+                label=_("New conversation"),
                 emoji="✨",
                 custom_id=NEW_CONVERSATION_ID,
                 style=discord.ButtonStyle.secondary,
@@ -112,14 +114,21 @@ class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSAT
         await interaction.response.send_modal(NewQuestionModal())
 
 
-class NewQuestionModal(BaseModal, title="Ask a new question"):
-    question: discord.ui.TextInput[NewQuestionModal] = discord.ui.TextInput(
-        label="Your question",
-        style=discord.TextStyle.paragraph,
-        custom_id=QUESTION_FIELD_ID,
-        min_length=1,
-        max_length=MAX_QUESTION,
-    )
+class NewQuestionModal(BaseModal):
+    """Built per person, in their language (a class-level title would be English forever)."""
+
+    def __init__(self) -> None:
+        # Translators: a modal (form) title; Discord allows at most 45 characters.
+        super().__init__(title=_("Ask a new question"))
+        self.question: discord.ui.TextInput[NewQuestionModal] = discord.ui.TextInput(
+            # Translators: the label of a text field; Discord allows at most 45 characters.
+            label=_("Your question"),
+            style=discord.TextStyle.paragraph,
+            custom_id=QUESTION_FIELD_ID,
+            min_length=1,
+            max_length=MAX_QUESTION,
+        )
+        self.add_item(self.question)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         question = clean_question(self.question.value)
@@ -177,11 +186,11 @@ async def _question(interaction: discord.Interaction[Any], button: RelatedQuesti
     try:
         task = await services.a2a.get_task(chosen.token, button.task_id)
     except errors.TaskNotFound:
-        raise UserFacingError(EXPIRED_TITLE, EXPIRED_TEXT) from None
+        raise UserFacingError(_(EXPIRED_TITLE), _(EXPIRED_TEXT)) from None
     questions = parse_answer(task).related_questions
     RELATED.remember(button.task_id, questions)
     if not 0 <= button.index < len(questions):
-        raise UserFacingError(EXPIRED_TITLE, EXPIRED_TEXT)
+        raise UserFacingError(_(EXPIRED_TITLE), _(EXPIRED_TEXT))
     return questions[button.index]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import _
 from bot.render.limits import BUTTON_LABEL
 from bot.render.split import truncate
 from bot.user_errors import UserFacingError
@@ -30,10 +31,12 @@ def full_question_from_label(label: str | None) -> str | None:
 
 
 def thread_name(question: str) -> str:
-    return truncate(" ".join(question.split()), THREAD_NAME, ELLIPSIS) or "Follow-up"
+    """The question itself (the person's words, untranslated); a fallback name when empty."""
+    # Translators: the name of a Discord thread holding a follow-up answer.
+    return truncate(" ".join(question.split()), THREAD_NAME, ELLIPSIS) or _("Follow-up")
 
 
 def empty_question() -> UserFacingError:
     return UserFacingError(
-        "Your question is empty", "Type a question with some words in it, then try again."
+        _("Your question is empty"), _("Type a question with some words in it, then try again.")
     )
