@@ -21,6 +21,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from PIL import Image
 
 from bot.a2a.lookups import DioceseStatistics
+from bot.i18n import N_, _
 from bot.render import chart_style as style
 from bot.render.limits import FIELD_VALUE
 
@@ -35,12 +36,24 @@ class MainMetric:
 
 
 MAIN_METRICS: tuple[MainMetric, ...] = (
-    MainMetric("catholics", "Catholics", ("catholics", "catholic_population", "total_catholics")),
-    MainMetric("priests", "Priests", ("priests", "total_priests", "priests_total")),
-    MainMetric("parishes", "Parishes", ("parishes",)),
-    MainMetric("baptisms", "Baptisms", ("baptisms", "infant_baptisms", "total_baptisms")),
+    MainMetric(
+        "catholics",
+        # Translators: a diocese's statistics: the number of Catholics (a chart panel's title).
+        N_("Catholics"),
+        ("catholics", "catholic_population", "total_catholics"),
+    ),
+    MainMetric("priests", N_("Priests"), ("priests", "total_priests", "priests_total")),
+    MainMetric("parishes", N_("Parishes"), ("parishes",)),
+    MainMetric("baptisms", N_("Baptisms"), ("baptisms", "infant_baptisms", "total_baptisms")),
 )
 DEFAULT_LABELS: Mapping[str, str] = {m.name: m.label for m in MAIN_METRICS}
+# Translators: the first column's heading in a table of a diocese's numbers by year.
+YEAR = N_("Year")
+
+
+def translated_labels() -> dict[str, str]:
+    """The main metrics' labels in the reader's language, for :func:`chart_series`."""
+    return {m.name: _(m.label) for m in MAIN_METRICS}
 
 
 @dataclass(frozen=True)
@@ -105,7 +118,7 @@ def with_gaps(points: Sequence[tuple[int, float]]) -> tuple[list[float], list[fl
 
 def lone_points(points: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
     """The points with no value the year before or after: no line segment touches them."""
-    years = {year for year, _ in points}
+    years = {year for year, _value in points}
     return [(y, v) for y, v in points if y - 1 not in years and y + 1 not in years]
 
 
@@ -132,7 +145,7 @@ def _display_title(title: str, fallback: str | None) -> str:
 
 
 def _year_range(series: Sequence[PlottedSeries]) -> tuple[int, int]:
-    years = [year for s in series for year, _ in s.points]
+    years = [year for s in series for year, _value in s.points]
     return min(years), max(years)
 
 
@@ -161,7 +174,7 @@ def _style_axes(ax: Axes, series: PlottedSeries, years: tuple[int, int]) -> None
     ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True, steps=[1, 2, 2.5, 5, 10]))
     ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: compact_number(value)))
-    values = [value for _, value in series.points]
+    values = [value for _year, value in series.points]
     if min(values) >= 0:  # counts: from zero, so a change is never exaggerated
         ax.set_ylim(0, (max(values) or 1.0) * 1.12)
     else:
@@ -205,8 +218,8 @@ def build_figure(
         lone = lone_points(one.points)
         if lone:
             (marks,) = ax.plot(
-                [year for year, _ in lone],
-                [value for _, value in lone],
+                [year for year, _value in lone],
+                [value for _year, value in lone],
                 color=colour,
                 linestyle="none",
                 marker=style.MARKERS.get(one.metric, "o"),
@@ -335,17 +348,21 @@ def numbers_table(
     *,
     last_years: int = 10,
     number_format: Callable[[float], str] = thousands,
-    year_label: str = "Year",
+    year_label: str | None = None,
     limit: int = FIELD_VALUE,
 ) -> str:
     """The plotted series for the latest ``last_years`` years with a value, as a code block.
 
+    ``year_label`` heads the years' column: "Year" in the reader's language by default.
+
     At most ``limit`` characters (an embed field): fewer years, then shorter labels, then fewer
     series where it would not fit. "" when there is nothing to show.
     """
-    years = sorted({year for s in series for year, _ in s.points})[-max(last_years, 1) :]
+    years = sorted({year for s in series for year, _value in s.points})[-max(last_years, 1) :]
     if not years:
         return ""
+    if year_label is None:
+        year_label = _(YEAR)
     columns = list(series)
     label_limit: int | None = None
     while True:

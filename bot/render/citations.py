@@ -14,19 +14,36 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from bot.a2a.results import Citation
+from bot.i18n import N_, _, ngettext
 from bot.render.limits import FIELD_VALUE, LINK_URL
 from bot.render.markdown import protected_spans
 from bot.render.split import truncate
 
-SOURCES = "Sources"
-SOURCES_CONTINUED = "Sources (continued)"
+# Translators: the heading of the list of documents an answer cites.
+SOURCES = N_("Sources")
+# Translators: the heading of the rest of an answer's sources, in a second field.
+SOURCES_CONTINUED = N_("Sources (continued)")
 LINE_MAX = 900  # one source's line, well inside a field value
 
 _MARKDOWN = re.compile(r"([\\*_~`|\[\]()<>#])")
 # Characters that would end or confuse a markdown link target, percent-encoded.
 _URL_ESCAPES = str.maketrans({c: f"%{ord(c):02X}" for c in '()[]<>\\`"^{}|'})
 _MARKER = re.compile(r"(?<!\\)\[(\d{1,4})\](?!\()")
-_MORE_RESERVE = len("\n+10000 more")
+
+
+def _more_template(count: int) -> str:
+    # Translators: ends a list cut short; {count} is how many of its lines are not shown.
+    return ngettext("+{count} more", "+{count} more", count)
+
+
+def more_lines(count: int) -> str:
+    """``+3 more``: the lines of a list left out for want of room."""
+    return _more_template(count).format(count=count)
+
+
+def _more_reserve() -> int:
+    """Room for a newline and the longest "+k more" (any plural form, k up to 10000)."""
+    return 1 + max(len(_more_template(n).format(count=10000)) for n in (1, 2, 5, 22, 10000))
 
 
 def escape(text: str) -> str:
@@ -93,7 +110,8 @@ def format_citation(citation: Citation, *, position: int) -> str:
     label, used = _label(citation)
     url = safe_url(citation.url)
     if label is None:
-        label = "Source"
+        # Translators: the name of a cited source that has no title.
+        label = _("Source")
     meta = _meta(citation, used)
     line = _line(number, label, meta, url=url, raw_url=citation.url, room=200)
     if len(line) > LINE_MAX:
@@ -111,7 +129,7 @@ def sources_markdown(citations: Sequence[Citation]) -> str:
 
 
 def _field_name(index: int) -> str:
-    return SOURCES if index == 0 else SOURCES_CONTINUED
+    return _(SOURCES) if index == 0 else _(SOURCES_CONTINUED)
 
 
 def _fits(groups: list[list[str]], reserve: int, budget: int) -> bool:
@@ -123,20 +141,24 @@ def _fits(groups: list[list[str]], reserve: int, budget: int) -> bool:
 
 
 def sources_fields(
-    citations: Sequence[Citation], *, budget: int = FIELD_VALUE + len(SOURCES), max_fields: int = 3
+    citations: Sequence[Citation], *, budget: int | None = None, max_fields: int = 3
 ) -> list[tuple[str, str]]:
     """``(name, value)`` fields listing the sources: each value within a field's limit, names
-    and values together within ``budget`` characters, and "+k more" when not all fit."""
+    and values together within ``budget`` characters (one full field by default), and
+    "+k more" when not all fit."""
+    if budget is None:
+        budget = FIELD_VALUE + len(_field_name(0))
     lines = source_lines(citations)
+    more_reserve = _more_reserve()
     groups: list[list[str]] = [[]]
     for i, line in enumerate(lines):
-        reserve = 0 if i == len(lines) - 1 else _MORE_RESERVE
+        reserve = 0 if i == len(lines) - 1 else more_reserve
         if _fits([*groups[:-1], [*groups[-1], line]], reserve, budget):
             groups[-1].append(line)
         elif groups[-1] and len(groups) < max_fields and _fits([*groups, [line]], reserve, budget):
             groups.append([line])
         else:
-            groups[-1].append(f"+{len(lines) - i} more")
+            groups[-1].append(more_lines(len(lines) - i))
             break
     fields = [(_field_name(i), "\n".join(g)) for i, g in enumerate(groups) if g]
     if sum(len(n) + len(v) for n, v in fields) > budget:
@@ -158,7 +180,7 @@ def link_inline_markers(text: str, citations: Sequence[Citation]) -> str:
     if not urls or "[" not in text:
         return text
     spans = protected_spans(text)
-    starts = [start for start, _ in spans]
+    starts = [start for start, _end in spans]
 
     def link(match: re.Match[str]) -> str:
         k = bisect.bisect_right(starts, match.start()) - 1

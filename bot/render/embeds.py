@@ -13,9 +13,12 @@ from collections.abc import Sequence
 import discord
 
 from bot.a2a.results import Answer, Citation, Document, SearchResults
+from bot.i18n import N_, _
 from bot.render.citations import (
+    SOURCES,
     escape,
     link_inline_markers,
+    more_lines,
     safe_url,
     sources_fields,
     sources_markdown,
@@ -38,9 +41,9 @@ QA_SKILL = "catholic_qa"
 SEARCH_SKILL = "document_search"
 FETCH_SKILL = "document_fetch"
 
-EMPTY_ANSWER = "The answer came back empty."
-EMPTY_DOCUMENT = "This document has no text."
-NO_RESULTS = "No documents matched."
+EMPTY_ANSWER = N_("The answer came back empty.")
+EMPTY_DOCUMENT = N_("This document has no text.")
+NO_RESULTS = N_("No documents matched.")
 BLANK = "\u200b"  # Discord refuses empty field names and values
 
 _ID_ROOM = 100  # task ids and skill names are short; cap them so footers stay small
@@ -52,7 +55,8 @@ def footer(skill: str | None, task_id: str | None, page: int = 1, pages: int = 1
         truncate(task_id, _ID_ROOM) if task_id else None,
     )
     if pages > 1:
-        text += f" · page {page}/{pages}"
+        # Translators: the last part of an embed footer ("Magisterium AI · skill · page 2/5").
+        text += " · " + _("page {page}/{pages}").format(page=page, pages=pages)
     return truncate(text, EMBED_FOOTER)
 
 
@@ -121,7 +125,7 @@ def _add_sources(page: discord.Embed, citations: Sequence[Citation]) -> None:
 
 def answer_pages(answer: Answer, *, title: str | None = None) -> list[discord.Embed]:
     """The answer in pages of one embed each; its sources listed on the last page."""
-    text = answer.text if answer.text.strip() else EMPTY_ANSWER
+    text = answer.text if answer.text.strip() else _(EMPTY_ANSWER)
     text = link_inline_markers(text, answer.citations)
     pages = _pages(title, text, skill=QA_SKILL, task_id=answer.task_id)
     if answer.citations:
@@ -132,16 +136,22 @@ def answer_pages(answer: Answer, *, title: str | None = None) -> list[discord.Em
 def answer_markdown(answer: Answer, *, title: str | None = None) -> str:
     """The whole answer with every source, for the "Send as file" attachment."""
     parts = [f"# {' '.join(title.split())}"] if title and title.strip() else []
-    parts.append(link_inline_markers(answer.text, answer.citations).strip() or EMPTY_ANSWER)
+    parts.append(link_inline_markers(answer.text, answer.citations).strip() or _(EMPTY_ANSWER))
     if answer.citations:
-        parts.append(f"## Sources\n\n{sources_markdown(answer.citations)}")
+        parts.append(f"## {_(SOURCES)}\n\n{sources_markdown(answer.citations)}")
     return "\n\n".join(parts) + "\n"
 
 
+def untitled_document(doc_id: str) -> str:
+    """The title of a document that has none."""
+    # Translators: the title of a Church document that has none; {doc_id} is its id.
+    return _("Document {doc_id}").format(doc_id=doc_id)
+
+
 def document_pages(doc: Document) -> list[discord.Embed]:
-    title = doc.title if doc.title and doc.title.strip() else f"Document {doc.id}"
+    title = doc.title if doc.title and doc.title.strip() else untitled_document(doc.id)
     byline = " · ".join(p for p in (doc.author, doc.ref) if p and p.strip())
-    text = doc.text if doc.text.strip() else EMPTY_DOCUMENT
+    text = doc.text if doc.text.strip() else _(EMPTY_DOCUMENT)
     return _pages(title, text, skill=FETCH_SKILL, task_id=doc.task_id, author=byline)
 
 
@@ -157,9 +167,9 @@ def _within(lines: list[str], limit: int) -> str:
     kept: list[str] = []
     size = 0
     for i, line in enumerate(lines):
-        more = f"+{len(lines) - i - 1} more" if i < len(lines) - 1 else ""
+        more = more_lines(len(lines) - i - 1) if i < len(lines) - 1 else ""
         if size + len(line) + 1 + len(more) + 1 > limit:
-            kept.append(f"+{len(lines) - i} more")
+            kept.append(more_lines(len(lines) - i))
             break
         kept.append(line)
         size += len(line) + 1
@@ -174,11 +184,15 @@ def search_results_embed(results: SearchResults) -> discord.Embed:
         url = safe_url(hit.url)
         shown = f"[{name}]({url})" if url else name
         doc_id = truncate(" ".join(hit.id.replace("`", "").split()), 60)
-        lines.append(f"{number}. {shown} · id `{doc_id}`" if doc_id else f"{number}. {shown}")
+        # Translators: after a search result's title; {doc_id} is the id to give /document.
+        about = _("id `{doc_id}`").format(doc_id=doc_id)
+        lines.append(f"{number}. {shown} · {about}" if doc_id else f"{number}. {shown}")
     query = " ".join(results.query.split())
+    # Translators: the title of /search's results; {query} is what the person searched for.
+    title = _("Documents for “{query}”").format(query=query) if query else _("Documents")
     embed = discord.Embed(
-        title=f"Documents for “{query}”" if query else "Documents",
-        description=_within(lines, EMBED_DESCRIPTION) if lines else NO_RESULTS,
+        title=title,
+        description=_within(lines, EMBED_DESCRIPTION) if lines else _(NO_RESULTS),
         colour=BRAND,
     )
     embed.set_footer(text=footer(SEARCH_SKILL, results.task_id))

@@ -15,13 +15,20 @@ import discord
 from discord.ui.select import BaseSelect
 from discord.utils import MISSING
 
+from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
 from bot.render.files import text_file
 from bot.render.views import BaseView
 
 log = logging.getLogger(__name__)
 
-NOT_OWNER = "Only the person who ran this command can turn its pages."
+NOT_OWNER = N_("Only the person who ran this command can turn its pages.")
+# Translators: pager button labels, at most 80 characters (short is better).
+PREVIOUS = N_("◀ Previous")
+# Translators: pager button label.
+NEXT = N_("Next ▶")
+# Translators: pager button label: sends the whole text privately as a .md attachment.
+SEND_AS_FILE = N_("Send as file")
 
 _Button = discord.ui.Button["Paginator"]
 _Disableable = (discord.ui.Button, BaseSelect)
@@ -38,7 +45,9 @@ class Paginator(BaseView):
         timeout: float = 600,
     ) -> None:
         super().__init__(timeout=timeout)
-        self.pages = pages or [notice_embed("Nothing to show", "There is nothing on this page.")]
+        self.pages = pages or [
+            notice_embed(_("Nothing to show"), _("There is nothing on this page."))
+        ]
         self.author_id = author_id
         self.full_text = full_text
         self.filename = filename
@@ -51,6 +60,10 @@ class Paginator(BaseView):
                 self.remove_item(item)
         if full_text is None:
             self.remove_item(self.send_file)
+        # The decorators' labels are English, fixed at import: these speak the reader's language.
+        self.previous.label = _(PREVIOUS)
+        self.next_page.label = _(NEXT)
+        self.send_file.label = _(SEND_AS_FILE)
         self._sync()
 
     # --- state -----------------------------------------------------------------------------------
@@ -68,7 +81,10 @@ class Paginator(BaseView):
     def _sync(self) -> None:
         self.previous.disabled = self.index == 0
         self.next_page.disabled = self.index == len(self.pages) - 1
-        self.counter.label = f"Page {self.index + 1}/{len(self.pages)}"
+        # Translators: the pager's page counter (a disabled button between ◀ and ▶).
+        self.counter.label = _("Page {page}/{pages}").format(
+            page=self.index + 1, pages=len(self.pages)
+        )
 
     def disable_all(self) -> None:
         for item in self.children:
@@ -111,12 +127,13 @@ class Paginator(BaseView):
         return message
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await super().interaction_check(interaction)
         if interaction.user.id == self.author_id:
             return True
         data: dict[str, Any] = dict(interaction.data or {})
         if data.get("custom_id") in self.public_custom_ids:
             return True
-        await interaction.response.send_message(NOT_OWNER, ephemeral=True)
+        await interaction.response.send_message(_(NOT_OWNER), ephemeral=True)
         return False
 
     async def on_timeout(self) -> None:
@@ -135,19 +152,19 @@ class Paginator(BaseView):
         self._edit_via = interaction
         await interaction.response.edit_message(embed=self.current, view=self)
 
-    @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary, row=0)
-    async def previous(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+    @discord.ui.button(label=PREVIOUS, style=discord.ButtonStyle.secondary, row=0)
+    async def previous(self, interaction: discord.Interaction[Any], _button: _Button) -> None:
         await self._turn(interaction, self.index - 1)
 
     @discord.ui.button(label="Page 1/1", style=discord.ButtonStyle.secondary, row=0, disabled=True)
-    async def counter(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+    async def counter(self, interaction: discord.Interaction[Any], _button: _Button) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this click
 
-    @discord.ui.button(label="Next ▶", style=discord.ButtonStyle.secondary, row=0)
-    async def next_page(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+    @discord.ui.button(label=NEXT, style=discord.ButtonStyle.secondary, row=0)
+    async def next_page(self, interaction: discord.Interaction[Any], _button: _Button) -> None:
         await self._turn(interaction, self.index + 1)
 
-    @discord.ui.button(label="Send as file", emoji="📄", style=discord.ButtonStyle.secondary, row=0)
-    async def send_file(self, interaction: discord.Interaction[Any], _: _Button) -> None:
+    @discord.ui.button(label=SEND_AS_FILE, emoji="📄", style=discord.ButtonStyle.secondary, row=0)
+    async def send_file(self, interaction: discord.Interaction[Any], _button: _Button) -> None:
         text = self.full_text or ""
         await interaction.response.send_message(file=text_file(self.filename, text), ephemeral=True)

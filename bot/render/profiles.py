@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.a2a.lookup_values import label
 from bot.a2a.lookups import Candidates, LookupKind, Profile, YearRow
+from bot.i18n import N_, _, format_number, format_percent_change, ngettext
 from bot.render.embeds import BLANK, fit_embed, footer
 from bot.render.limits import (
     EMBED_DESCRIPTION,
@@ -21,22 +21,47 @@ from bot.render.limits import (
     embed_size,
 )
 from bot.render.look import BRAND
+from bot.render.profile_labels import field_name, field_value, metric_name
 from bot.render.split import split_text, truncate
 
 INLINE_MAX = 40  # a value this short sits beside others; longer ones get their own line
 FACTS_MAX = 20  # fields on the first page, leaving room for the numbers of a diocese
 CANDIDATE_LINE = 160
+# What a profile is, as a menu option's description says it. The same words as the commands'
+# names, where they are the same in English: a lowercase word in every language.
 KIND_WORDS = {
-    LookupKind.SAINT: "saint",
-    LookupKind.POPE: "pope",
-    LookupKind.PERSON: "member of the clergy",
-    LookupKind.DIOCESE: "diocese",
+    LookupKind.SAINT: N_("saint"),
+    LookupKind.POPE: N_("pope"),
+    # Translators: what a linked profile is (a bishop, a cardinal…), in a menu; lowercase.
+    LookupKind.PERSON: N_("member of the clergy"),
+    LookupKind.DIOCESE: N_("diocese"),
 }
-KIND_PLURALS = {
-    LookupKind.SAINT: "saints",
-    LookupKind.POPE: "popes",
-    LookupKind.PERSON: "members of the clergy",
-    LookupKind.DIOCESE: "dioceses",
+# A linked profile's menu description: the fact it came from, then what it opens. One message
+# per kind, not "{role} · {kind}": the kind's word would then be the command's name too.
+LINK_ROLES = {
+    # Translators: a menu option's description; {role} is the profile fact the link came from
+    # ("Canonized by"): it opens a saint's profile.
+    LookupKind.SAINT: N_("{role} · saint"),
+    # Translators: a menu option's description; {role} is the profile fact the link came from
+    # ("Predecessor"): it opens a pope's profile.
+    LookupKind.POPE: N_("{role} · pope"),
+    # Translators: a menu option's description; {role} is the profile fact the link came from
+    # ("Principal consecrator"): it opens a bishop's or cardinal's profile.
+    LookupKind.PERSON: N_("{role} · member of the clergy"),
+    # Translators: a menu option's description; {role} is the profile fact the link came from
+    # ("Dioceses"): it opens a diocese's profile.
+    LookupKind.DIOCESE: N_("{role} · diocese"),
+}
+# One title per kind: the words around the kind change with it in other languages.
+SEVERAL_MATCH = {
+    # Translators: {query} is the name the person looked up.
+    LookupKind.SAINT: N_("Several saints match “{query}”"),
+    # Translators: {query} is the name the person looked up.
+    LookupKind.POPE: N_("Several popes match “{query}”"),
+    # Translators: {query} is the name the person looked up (a bishop, a cardinal…).
+    LookupKind.PERSON: N_("Several members of the clergy match “{query}”"),
+    # Translators: {query} is the name the person looked up.
+    LookupKind.DIOCESE: N_("Several dioceses match “{query}”"),
 }
 HEADLINE_MAX = 6  # metrics in a diocese's headline numbers
 
@@ -48,14 +73,14 @@ def _one_line(text: str) -> str:
 def _facts(profile: Profile) -> list[tuple[str, str, bool]]:
     facts = []
     for field in profile.fields[:FACTS_MAX]:
-        name = truncate(_one_line(field.name), FIELD_NAME) or BLANK
-        value = truncate(field.value.strip(), FIELD_VALUE) or BLANK
+        name = truncate(field_name(_one_line(field.name)), FIELD_NAME) or BLANK
+        value = truncate(field_value(field.value.strip()), FIELD_VALUE) or BLANK
         facts.append((name, value, len(value) <= INLINE_MAX and "\n" not in value))
     return facts
 
 
 def _format_number(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 100 or value.is_integer() else f"{value:,.1f}"
+    return format_number(value, decimals=0 if abs(value) >= 100 or value.is_integer() else 1)
 
 
 def headline_numbers(rows: list[YearRow], metrics: list[str]) -> tuple[str, str] | None:
@@ -72,17 +97,20 @@ def headline_numbers(rows: list[YearRow], metrics: list[str]) -> tuple[str, str]
         if latest is None:
             continue
         year, value = latest
-        line = f"**{label(metric)}**: {_format_number(value)}"
+        line = f"**{metric_name(metric)}**: {_format_number(value)}"
         if year != last.year:
             line += f" ({year})"
         earliest = first.values.get(metric)
         if earliest and year != first.year:
-            change = (value - earliest) / earliest * 100
-            line += f" · {change:+.1f}% since {first.year}"
+            change = format_percent_change((value - earliest) / earliest * 100)
+            # Translators: how a diocese's number changed: "+8.9% since 1975".
+            line += " · " + _("{change} since {year}").format(change=change, year=first.year)
         lines.append(line)
     if not lines:
         return None
-    return f"Numbers, {last.year}", truncate("\n".join(lines), FIELD_VALUE)
+    # Translators: the heading of a diocese's latest numbers; {year} is the latest year.
+    heading = _("Numbers, {year}").format(year=last.year)
+    return heading, truncate("\n".join(lines), FIELD_VALUE)
 
 
 def profile_pages(profile: Profile) -> list[discord.Embed]:
@@ -119,7 +147,8 @@ def profile_markdown(profile: Profile) -> str:
     if profile.fields:
         parts.append(
             "\n".join(
-                f"- **{_one_line(f.name)}:** {' / '.join(f.value.splitlines())}"
+                f"- **{field_name(_one_line(f.name))}:** "
+                + " / ".join(field_value(f.value).splitlines())
                 for f in profile.fields
             )
         )
@@ -133,19 +162,25 @@ def profile_markdown(profile: Profile) -> str:
 
 def candidates_embed(found: Candidates, *, shown: int) -> discord.Embed:
     """The numbered list of matches the select below offers (the first ``shown`` of them)."""
-    title = f"Several {KIND_PLURALS[found.kind]} match “{truncate(_one_line(found.query), 80)}”"
+    query = truncate(_one_line(found.query), 80)
+    title = _(SEVERAL_MATCH[found.kind]).format(query=query)
     lines = []
     for number, candidate in enumerate(found.candidates[:shown], start=1):
         line = f"{number}. **{_one_line(candidate.name)}**"
         if candidate.summary:
             line += f" — {_one_line(candidate.summary)}"
         lines.append(truncate(line, CANDIDATE_LINE))
-    text = "\n".join(lines) + "\n\nChoose one below."
-    if len(found.candidates) > shown:
-        text += (
-            f" Only the first {shown} of {len(found.candidates)} are listed: "
-            "give more of the name to narrow it."
+    # Translators: under a numbered list of matches, above the menu to choose one from.
+    text = "\n".join(lines) + "\n\n" + _("Choose one below.")
+    total = len(found.candidates)
+    if total > shown:
+        # Translators: {shown} matches of {total} are in the list and its menu.
+        more = ngettext(
+            "Only the first {shown} of {total} is listed: give more of the name to narrow it.",
+            "Only the first {shown} of {total} are listed: give more of the name to narrow it.",
+            shown,
         )
+        text += " " + more.format(shown=shown, total=total)
     embed = discord.Embed(title=title, description=text, colour=BRAND)
     embed.set_footer(text=footer(found.kind.skill, found.task_id))
     return fit_embed(embed)

@@ -13,18 +13,24 @@ from typing import Any
 import discord
 
 from bot.a2a.lookups import Candidate, LookupKind, Profile, ProfileLink
+from bot.i18n import N_, _
 from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
-from bot.render.profiles import KIND_WORDS
+from bot.render.profile_labels import field_name
+from bot.render.profiles import KIND_WORDS, LINK_ROLES
 from bot.render.split import truncate
 from cogs._lookups.refs import LookupRef
 
 OPEN_ID = "lookup:open"
 PICK_PREFIX = "lookup:pick:"  # + the id of the person who ran the command
 STATS_PREFIX = "lookup:stats:"  # + an encoded diocese ref
-OPEN_RELATED = "Open a related profile…"
-OPEN_SAINT = "Open a saint's profile…"
-CHOOSE = "Choose one…"
-STATISTICS = "Statistics"
+# Translators: the placeholder of a menu of the people and dioceses a profile names.
+OPEN_RELATED = N_("Open a related profile…")
+# Translators: the placeholder of a menu of the saints of the day (Roman Martyrology).
+OPEN_SAINT = N_("Open a saint's profile…")
+# Translators: the placeholder of a menu of the profiles matching a name.
+CHOOSE = N_("Choose one…")
+# Translators: a button label under a diocese's profile: its yearly numbers as a chart.
+STATISTICS = N_("Statistics")
 
 
 class ShownSelect(discord.ui.Select[Any]):
@@ -64,7 +70,10 @@ def _unique(options: Sequence[discord.SelectOption | None]) -> list[discord.Sele
 
 
 def _link_option(link: ProfileLink) -> discord.SelectOption | None:
-    about = f"{link.role} · {KIND_WORDS[link.kind]}" if link.role else KIND_WORDS[link.kind]
+    if link.role:
+        about = _(LINK_ROLES[link.kind]).format(role=field_name(link.role))
+    else:
+        about = _(KIND_WORDS[link.kind])
     return _option(LookupRef(link.kind, link.id, link.name), link.name, about)
 
 
@@ -78,17 +87,22 @@ def related_select(profile: Profile, *, row: int) -> ShownSelect | None:
     options = _unique([_link_option(link) for link in links])
     if not options:
         return None
-    return ShownSelect(custom_id=OPEN_ID, placeholder=OPEN_RELATED, options=options, row=row)
+    return ShownSelect(custom_id=OPEN_ID, placeholder=_(OPEN_RELATED), options=options, row=row)
 
 
 def saints_select(names: Sequence[str], *, row: int) -> ShownSelect | None:
     """A martyrology's saints, each opening a ``saint_lookup`` by name."""
+    # Translators: a menu option opening a saint's profile; {name} is the saint's name.
+    template = _("Saint {name}")
     options = _unique(
-        [_option(LookupRef(LookupKind.SAINT, name=name), f"Saint {name}", None) for name in names]
+        [
+            _option(LookupRef(LookupKind.SAINT, name=name), template.format(name=name), None)
+            for name in names
+        ]
     )
     if not options:
         return None
-    return ShownSelect(custom_id=OPEN_ID, placeholder=OPEN_SAINT, options=options, row=row)
+    return ShownSelect(custom_id=OPEN_ID, placeholder=_(OPEN_SAINT), options=options, row=row)
 
 
 def candidates_select(
@@ -102,7 +116,8 @@ def candidates_select(
     )
     if not options:
         return None
-    return ShownSelect(custom_id=f"{PICK_PREFIX}{invoker_id}", placeholder=CHOOSE, options=options)
+    custom_id = f"{PICK_PREFIX}{invoker_id}"
+    return ShownSelect(custom_id=custom_id, placeholder=_(CHOOSE), options=options)
 
 
 def statistics_button(profile: Profile, *, row: int) -> ShownButton | None:
@@ -113,7 +128,7 @@ def statistics_button(profile: Profile, *, row: int) -> ShownButton | None:
     if encoded is None:
         return None
     return ShownButton(
-        label=STATISTICS,
+        label=_(STATISTICS),
         emoji="📊",
         style=discord.ButtonStyle.primary,
         custom_id=STATS_PREFIX + encoded,

@@ -10,9 +10,10 @@ import discord
 
 from bot.a2a.lookups import Candidates, LookupKind, Profile
 from bot.a2a.results import NotFound
+from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
-from bot.render.profiles import KIND_WORDS, candidates_embed, profile_markdown, profile_pages
+from bot.render.profiles import candidates_embed, profile_markdown, profile_pages
 from bot.respond import defer, send_private
 from cogs._lookups.components import candidates_select, related_select, statistics_button
 from cogs._lookups.refs import LookupRef
@@ -23,8 +24,10 @@ if TYPE_CHECKING:
 
 Found = Profile | Candidates | NotFound
 
-NO_NAME_TITLE = "No name given"
-NO_NAME_TEXT = "Give a name, or part of one, such as `{example}`."
+NO_NAME_TITLE = N_("No name given")
+# Translators: {example} is a name to look up, such as `John XXIII`, shown as inline code.
+NO_NAME_TEXT = N_("Give a name, or part of one, such as `{example}`.")
+# Names Magisterium knows, as it writes them: not translated.
 EXAMPLES = {
     LookupKind.SAINT: "Thérèse of Lisieux",
     LookupKind.POPE: "John XXIII",
@@ -39,13 +42,47 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.casefold()).strip("-")[:60] or "profile"
 
 
+# One title and one text per kind: gender, case and word order change with it.
+NOT_FOUND = {
+    LookupKind.SAINT: (
+        N_("No saint found"),
+        # Translators: Magisterium is a proper name; {query} is the name looked up.
+        N_(
+            "Magisterium has no saint matching `{query}`. "
+            "Check the spelling, or try part of the name."
+        ),
+    ),
+    LookupKind.POPE: (
+        N_("No pope found"),
+        # Translators: Magisterium is a proper name; {query} is the name looked up.
+        N_(
+            "Magisterium has no pope matching `{query}`. "
+            "Check the spelling, or try part of the name."
+        ),
+    ),
+    LookupKind.PERSON: (
+        # Translators: no bishop, archbishop or cardinal of that name was found.
+        N_("No member of the clergy found"),
+        # Translators: Magisterium is a proper name; {query} is the name looked up.
+        N_(
+            "Magisterium has no member of the clergy matching `{query}`. "
+            "Check the spelling, or try part of the name."
+        ),
+    ),
+    LookupKind.DIOCESE: (
+        N_("No diocese found"),
+        # Translators: Magisterium is a proper name; {query} is the name looked up.
+        N_(
+            "Magisterium has no diocese matching `{query}`. "
+            "Check the spelling, or try part of the name."
+        ),
+    ),
+}
+
+
 def not_found_embed(kind: LookupKind, query: str) -> discord.Embed:
-    word = KIND_WORDS[kind]
-    return notice_embed(
-        f"No {word} found",
-        f"Magisterium has no {word} matching `{echo(query)}`. "
-        "Check the spelling, or try part of the name.",
-    )
+    title, text = NOT_FOUND[kind]
+    return notice_embed(_(title), _(text).format(query=echo(query)))
 
 
 def profile_pager(profile: Profile, *, author_id: int) -> Paginator:
@@ -109,9 +146,9 @@ async def lookup_command(
     """The slash commands: clean the name (nothing is sent for a blank one), defer, answer."""
     cleaned = clean_input(name)
     if not cleaned:
-        text = NO_NAME_TEXT.format(example=EXAMPLES[kind])
+        text = _(NO_NAME_TEXT).format(example=EXAMPLES[kind])
         await interaction.response.send_message(
-            embed=notice_embed(NO_NAME_TITLE, text), ephemeral=True
+            embed=notice_embed(_(NO_NAME_TITLE), text), ephemeral=True
         )
         return
     private = interaction.guild_id is None

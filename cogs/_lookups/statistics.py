@@ -9,7 +9,14 @@ from typing import Any
 import discord
 
 from bot.a2a.results import NotFound
-from bot.render.charts import chart_series, numbers_csv, numbers_table, render_chart
+from bot.i18n import N_, _, format_number
+from bot.render.charts import (
+    chart_series,
+    numbers_csv,
+    numbers_table,
+    render_chart,
+    translated_labels,
+)
 from bot.render.embeds import fit_embed, footer, notice_embed
 from bot.render.look import BRAND
 from bot.respond import defer, send_private
@@ -18,12 +25,15 @@ from cogs._lookups.show import slug
 
 CHART_FILE = "statistics.png"
 NO_STATISTICS = (
-    "No statistics found",
-    "Magisterium has no yearly statistics for this diocese.",
+    N_("No statistics found"),
+    # Translators: Magisterium is a proper name.
+    N_("Magisterium has no yearly statistics for this diocese."),
 )
-CHART_ALT = "Chart of Catholics, priests, parishes and baptisms by year"
-LATEST_YEARS = "Latest years"
-ALL_NUMBERS = "Every metric for every year is in the attached CSV file."
+# Translators: the chart's alternative text, read out by screen readers.
+CHART_ALT = N_("Chart of Catholics, priests, parishes and baptisms by year")
+# Translators: the heading of a table of a diocese's numbers in its latest years.
+LATEST_YEARS = N_("Latest years")
+ALL_NUMBERS = N_("Every metric for every year is in the attached CSV file.")
 
 
 async def show_statistics(interaction: discord.Interaction[Any], ref: LookupRef) -> None:
@@ -34,22 +44,29 @@ async def show_statistics(interaction: discord.Interaction[Any], ref: LookupRef)
         interaction.user.id, name=ref.name, canonical_id=ref.canonical_id
     )
     if isinstance(stats, NotFound) or not stats.rows:
-        await send_private(interaction, embed=notice_embed(*NO_STATISTICS))
+        title, text = NO_STATISTICS
+        await send_private(interaction, embed=notice_embed(_(title), _(text)))
         return
-    name = stats.diocese_name or ref.name or ref.canonical_id or "Diocese"
+    known = stats.diocese_name or ref.name or ref.canonical_id
+    # Translators: the name of a diocese whose name is unknown.
+    name = known or _("Diocese")
     first, last = stats.rows[0].year, stats.rows[-1].year
-    png = await asyncio.to_thread(render_chart, stats, title=name)
+    labels = translated_labels()
+    png = await asyncio.to_thread(render_chart, stats, title=name, labels=labels)
     embed = discord.Embed(
-        title=f"{name} — statistics, {first}–{last}",
-        description=ALL_NUMBERS,
+        # Translators: {name} is a diocese; {first}–{last} the years its numbers cover.
+        title=_("{name} — statistics, {first}–{last}").format(name=name, first=first, last=last),
+        description=_(ALL_NUMBERS),
         colour=BRAND,
     )
-    series = chart_series(stats)
+    series = chart_series(stats, labels)
     if series:
-        embed.add_field(name=LATEST_YEARS, value=numbers_table(series), inline=False)
-    files = [discord.File(io.BytesIO(numbers_csv(stats)), f"{slug(name)}-statistics.csv")]
+        table = numbers_table(series, number_format=format_number)
+        embed.add_field(name=_(LATEST_YEARS), value=table, inline=False)
+    csv_name = f"{slug(known or 'diocese')}-statistics.csv"
+    files = [discord.File(io.BytesIO(numbers_csv(stats)), csv_name)]
     if png is not None:
         embed.set_image(url=f"attachment://{CHART_FILE}")
-        files.insert(0, discord.File(io.BytesIO(png), CHART_FILE, description=CHART_ALT))
+        files.insert(0, discord.File(io.BytesIO(png), CHART_FILE, description=_(CHART_ALT)))
     embed.set_footer(text=footer("diocese_statistics_lookup", stats.task_id))
     await interaction.followup.send(embed=fit_embed(embed), files=files, ephemeral=True)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.a2a.results import Document, NotFound
-from bot.render.embeds import document_pages, notice_embed
+from bot.i18n import N_, _
+from bot.render.embeds import EMPTY_DOCUMENT, document_pages, notice_embed, untitled_document
 from bot.render.pager import Paginator
 from bot.render.split import truncate
 from bot.respond import send_private
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 ECHO_MAX = 60
-NOT_FOUND_TITLE = "Document not found"
+NOT_FOUND_TITLE = N_("Document not found")
 
 
 def clean_input(text: str) -> str:
@@ -38,19 +39,22 @@ def echo(text: str, limit: int = ECHO_MAX) -> str:
 
 def not_found_embed(doc_id: str) -> discord.Embed:
     return notice_embed(
-        NOT_FOUND_TITLE,
-        f"No document with id `{echo(doc_id)}` exists; find ids with `/search`.",
+        _(NOT_FOUND_TITLE),
+        # Translators: {doc_id} is the id the person gave; `/search` is a slash command.
+        _("No document with id `{doc_id}` exists; find ids with `/search`.").format(
+            doc_id=echo(doc_id)
+        ),
     )
 
 
 def document_markdown(doc: Document) -> str:
     """The whole document for the pager's "Send as file": title, byline, then the text."""
-    title = " ".join((doc.title or "").split()) or f"Document {doc.id}"
+    title = " ".join((doc.title or "").split()) or untitled_document(doc.id)
     byline = " · ".join(" ".join(p.split()) for p in (doc.author, doc.ref) if p and p.strip())
     parts = [f"# {title}"]
     if byline:
         parts.append(f"*{byline}*")
-    parts.append(doc.text.strip() or "This document has no text.")
+    parts.append(doc.text.strip() or _(EMPTY_DOCUMENT))
     return "\n\n".join(parts) + "\n"
 
 

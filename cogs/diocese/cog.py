@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.a2a.lookups import LookupKind
+from bot.i18n import N_
 from cogs._lookups.show import lookup_command
 
 if TYPE_CHECKING:
@@ -21,8 +22,14 @@ class DioceseCog(commands.Cog):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="diocese", description="A diocese: its bishop, numbers and finances")
-    @app_commands.describe(name="A diocese or archdiocese: Seoul, Paris, Kraków…")
+    @app_commands.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("diocese"),
+        description=N_("A diocese: its bishop, numbers and finances"),
+    )
+    # Translators: the option's name (lowercase, one word): the name to look up.
+    @app_commands.rename(name=N_("name"))
+    @app_commands.describe(name=N_("A diocese or archdiocese: Seoul, Paris, Kraków…"))
     async def diocese(
         self,
         interaction: discord.Interaction[MagisteriumBot],

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.a2a.lookups import LookupKind
+from bot.i18n import N_
 from cogs._lookups.show import lookup_command
 
 if TYPE_CHECKING:
@@ -21,8 +22,14 @@ class PopeCog(commands.Cog):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="pope", description="A pope's pontificate and life")
-    @app_commands.describe(name="A pope: John XXIII, Leo XIII, Pius…")
+    @app_commands.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("pope"),
+        description=N_("A pope's pontificate and life"),
+    )
+    # Translators: the option's name (lowercase, one word): the name to look up.
+    @app_commands.rename(name=N_("name"))
+    @app_commands.describe(name=N_("A pope: John XXIII, Leo XIII, Pius…"))
     async def pope(
         self,
         interaction: discord.Interaction[MagisteriumBot],

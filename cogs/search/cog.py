@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, search_results_embed
 from bot.respond import defer
 from cogs._shared.document_view import clean_input, echo
@@ -18,14 +19,20 @@ if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 QUERY_MAX = 300
-EMPTY_QUERY = ("Nothing to search for", "Type a few words to look for, such as `Lumen Gentium`.")
+EMPTY_QUERY = (
+    N_("Nothing to search for"),
+    # Translators: `Lumen Gentium` is the title of a Council document; keep it as it is.
+    N_("Type a few words to look for, such as `Lumen Gentium`."),
+)
 
 
 def no_results_embed(query: str) -> discord.Embed:
     return notice_embed(
-        "Nothing found",
-        f"No documents matched `{echo(query, 100)}`. Try other or fewer words, "
-        "or a document's title.",
+        _("Nothing found"),
+        # Translators: {query} is what the person searched for, shown as inline code.
+        _(
+            "No documents matched `{query}`. Try other or fewer words, or a document's title."
+        ).format(query=echo(query, 100)),
     )
 
 
@@ -33,8 +40,14 @@ class SearchCog(commands.Cog):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="search", description="Search Church documents")
-    @app_commands.describe(query="Words to look for, such as a title or topic")
+    @app_commands.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("search"),
+        description=N_("Search Church documents"),
+    )
+    # Translators: the option's name (lowercase, one word): the words to search for.
+    @app_commands.rename(query=N_("query"))
+    @app_commands.describe(query=N_("Words to look for, such as a title or topic"))
     async def search(
         self,
         interaction: discord.Interaction[MagisteriumBot],
@@ -42,8 +55,9 @@ class SearchCog(commands.Cog):
     ) -> None:
         cleaned = clean_input(query)
         if not cleaned:
+            title, text = EMPTY_QUERY
             await interaction.response.send_message(
-                embed=notice_embed(*EMPTY_QUERY), ephemeral=True
+                embed=notice_embed(_(title), _(text)), ephemeral=True
             )
             return
         private = interaction.guild_id is None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.a2a.results import SearchHit
+from bot.i18n import N_, _
 from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
 from bot.render.limits import SELECT_OPTION_VALUE as VALUE_MAX
 from bot.render.split import truncate
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
 
 
 CUSTOM_ID = "search:open"
-PLACEHOLDER = "Open a result…"
+# Translators: the placeholder of the menu under /search's results.
+PLACEHOLDER = N_("Open a result…")
 
 _Select = discord.ui.Select[Any]
 
@@ -43,7 +45,8 @@ def result_options(hits: Sequence[SearchHit]) -> list[discord.SelectOption]:
             continue
         seen.add(doc_id)
         label = truncate(f"{number}. {_one_line(hit.title) or doc_id}", SELECT_OPTION_LABEL)
-        about = _one_line(hit.url or "") or f"id {doc_id}"
+        # Translators: a search result's description in a menu; {doc_id} is the document's id.
+        about = _one_line(hit.url or "") or _("id {doc_id}").format(doc_id=doc_id)
         options.append(
             discord.SelectOption(
                 label=label, value=doc_id, description=truncate(about, SELECT_OPTION_DESCRIPTION)
@@ -58,7 +61,7 @@ class OpenResultSelect(ReportedDynamicItem[_Select], template=CUSTOM_ID):
     def __init__(self, options: list[discord.SelectOption]) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=CUSTOM_ID, placeholder=PLACEHOLDER, options=options, max_values=1
+                custom_id=CUSTOM_ID, placeholder=_(PLACEHOLDER), options=options, max_values=1
             )
         )
 
