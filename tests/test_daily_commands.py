@@ -7,6 +7,7 @@ aware datetimes (``cog.tick(now)``). Nothing sleeps.
 from __future__ import annotations
 
 import datetime as dt
+import gettext
 import re
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -20,6 +21,7 @@ from bot.app import MagisteriumBot
 from bot.composition import Services
 from bot.daily import Feed, ScheduleStatus
 from bot.fake_server import FakeMagisterium
+from bot.i18n import LANGUAGES, catalog
 from tests.harness import CommandUnavailable, Harness, InteractionResult
 
 EPHEMERAL = 64
@@ -75,15 +77,20 @@ async def _set(
     role: discord.Role | None = None,
     channel: discord.abc.GuildChannel | None = None,
     user: Any = None,
+    language: str | None = None,
+    locale: str | None = None,
 ) -> InteractionResult:
     values: dict[str, Any] = {"feed": feed, "time": time, "timezone": timezone}
     if role is not None:
         values["role"] = role
+    if language is not None:
+        values["language"] = language
     return await harness.slash(
         "daily set",
         member_permissions=ADMIN,
         options={"channel": channel or harness.channel},
         user=user,
+        locale=locale,
         **values,
     )
 
@@ -636,3 +643,138 @@ async def test_read_it_all_opens_a_private_pager_for_whoever_clicks(
     assert fake.count(skill="saints_of_the_day") == 1
     assert fake.requests[-1].parts == [{"kind": "data", "data": {"date": "2026-12-01"}}]
     assert harness.channel_messages == []
+
+
+# --- languages ---------------------------------------------------------------------------------
+# No catalogue is needed for dates: Babel writes them in every language. For the texts, a fake
+# German catalogue stands in for the real one (which translators fill in).
+
+TUESDAY_DE = "Dienstag, 1. Dezember 2026"
+TUESDAY_PL = "wtorek, 1 grudnia 2026"
+
+
+class Wrapping(gettext.NullTranslations):
+    """A catalogue that "translates" by wrapping each message: ⟦message⟧."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+@pytest.fixture
+def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
+    """German "translates" by wrapping; every other language is the English source."""
+
+    def translations(locale: str) -> gettext.NullTranslations:
+        return Wrapping() if locale == "de" else gettext.NullTranslations()
+
+    monkeypatch.setattr(catalog, "translations", translations)
+
+
+def _status(result: InteractionResult) -> str:
+    _private_reply(result)
+    return _status_text(result)
+
+
+async def test_the_language_option_offers_each_language_by_its_own_name(harness: Harness) -> None:
+    daily = harness.bot.tree.get_command("daily")
+    assert isinstance(daily, discord.app_commands.Group)
+    command = daily.get_command("set")
+    assert isinstance(command, discord.app_commands.Command)
+    language = command.get_parameter("language")
+    assert language is not None and not language.required  # none: the server's language
+    assert [(c.name, c.value) for c in language.choices] == [
+        (name, code) for code, name in LANGUAGES.items()
+    ]
+    assert ("Deutsch", "de") in [(c.name, c.value) for c in language.choices]
+
+
+async def test_a_chosen_language_is_stored_shown_and_replaced_by_the_next_set(
+    harness: Harness, clock: Clock
+) -> None:
+    store = _services(harness).schedules
+    chosen = await _set(harness, language="pl")
+    _private_reply(chosen)
+    assert "**Language:** Polski" in _description(chosen)
+    schedule = await store.get(harness.guild.id, Feed.SAINTS)
+    assert schedule is not None and schedule.locale == "pl"
+    status = _status(await harness.slash("daily status", member_permissions=ADMIN))
+    assert "**Language:** Polski" in status
+
+    plain = await _set(harness)  # no language: back to the server's
+    _private_reply(plain)
+    assert "**Language:**" not in _description(plain)
+    schedule = await store.get(harness.guild.id, Feed.SAINTS)
+    assert schedule is not None and schedule.locale is None
+    status = _status(await harness.slash("daily status", member_permissions=ADMIN))
+    assert "**Language:** the server's language (English)" in status
+
+
+async def test_status_names_the_servers_own_language(harness: Harness, clock: Clock) -> None:
+    harness.guild.preferred_locale = discord.Locale.german
+    _private_reply(await _set(harness))
+    _private_reply(await _set(harness, feed="readings", language="es_419"))
+    status = _status(await harness.slash("daily status", member_permissions=ADMIN))
+    readings, saints = status.split("Saints of the day — ")  # ordered by feed
+    assert "**Language:** the server's language (Deutsch)" in saints
+    assert "**Language:** Español (Latinoamérica)" in readings
+
+
+async def test_preview_shows_the_post_in_the_servers_language_and_the_header_in_the_admins(
+    harness: Harness, clock: Clock, fake: FakeMagisterium
+) -> None:
+    harness.guild.preferred_locale = discord.Locale.german
+    _private_reply(await _set(harness))
+    result = await harness.slash("daily preview", member_permissions=ADMIN, feed="saints")
+    assert result.ephemeral
+    (embed,) = result.embeds
+    assert str(embed["title"]).endswith(f" — {TUESDAY_DE}")
+    (header,) = result.contents
+    assert header.startswith("**Preview** — what") and harness.channel.mention in header
+
+
+async def test_preview_follows_the_schedules_language_over_the_servers(
+    harness: Harness, clock: Clock, fake: FakeMagisterium
+) -> None:
+    harness.guild.preferred_locale = discord.Locale.german
+    _private_reply(await _set(harness, feed="readings", language="pl"))
+    result = await harness.slash("daily preview", member_permissions=ADMIN, feed="readings")
+    assert [str(e["title"]).split(" — ")[-1] for e in result.embeds] == [TUESDAY_PL]
+
+
+async def test_a_german_admin_reads_daily_in_german(
+    harness: Harness, clock: Clock, wrapping_german: None
+) -> None:
+    """The admin's own language (their Discord client's) for every answer, dates included;
+    the posts' language is the server's."""
+    result = await _set(harness, locale="de")
+    _private_reply(result)
+    assert _title(result) == "⟦Daily saints of the day set⟧"
+    text = _description(result)
+    assert f"{TUESDAY_DE}, 07:00 Europe/Berlin (06:00 UTC)" in text
+    status = _status(await harness.slash("daily status", member_permissions=ADMIN, locale="de"))
+    assert "⟦⟦Saints of the day⟧ — ⟦✅ active⟧⟧" in status
+    assert f"⟦{TUESDAY_DE}, 07:00 Europe/Berlin (06:00 UTC) · {_ts(SLOT_DEC_1)}⟧" in status
+    assert "⟦**Language:** ⟦the server's language (English)⟧⟧" in status
+
+
+async def test_a_german_admin_sees_permission_names_translated(
+    harness: Harness, clock: Clock, wrapping_german: None
+) -> None:
+    channel = harness.make_text_channel("daily")
+    _restrict_bot(harness, channel, send_messages=False, embed_links=False)
+    result = await _set(harness, channel=channel, locale="de")
+    text = await _refused(harness, result, "⟦I cannot post there yet⟧")
+    assert _bold(text) == ["⟦Send Messages⟧", "⟦Embed Links⟧"]
+    assert channel.mention in text
+
+
+async def test_english_daily_texts_do_not_touch_the_german_catalogue(
+    harness: Harness, clock: Clock, wrapping_german: None
+) -> None:
+    result = await _set(harness)
+    _private_reply(result)
+    assert _title(result) == "Daily saints of the day set"
+    assert "⟦" not in str(result.embeds)

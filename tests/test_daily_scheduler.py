@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import gettext
 import logging
 import re
 import sys
@@ -30,6 +31,7 @@ from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
 from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
 from bot.fake_server.martyrology import format_martyrology
+from bot.i18n import catalog, using_locale
 from bot.services.tokens import OWNER_REFUSED
 from bot.storage import Database
 from tests.harness import Harness, HarnessUser, InteractionResult
@@ -84,6 +86,7 @@ async def set_daily(
     role: discord.Role | None = None,
     user: HarnessUser | None = None,
     at: dt.datetime = SET_AT,
+    language: str | None = None,
 ) -> InteractionResult:
     """``/daily set`` by an admin, run at ``at``; fails the test unless it was accepted."""
     target = channel or harness.channel
@@ -91,6 +94,8 @@ async def set_daily(
     options: dict[str, Any] = {"channel": target}
     if role is not None:
         options["role"] = role
+    if language is not None:
+        options["language"] = language
     result = await harness.slash(
         "daily set",
         member_permissions=ADMIN,
@@ -819,3 +824,117 @@ async def test_a_stale_claim_whose_post_did_go_out_is_recorded_not_sent_again(
     assert [m.id for m in harness.channel_messages] == [sent_by_the_dead.id]
     assert await claims_of(harness) == {DAY: "posted"}
     assert (await schedule_of(harness)).last_message_id == sent_by_the_dead.id
+
+
+# -- 10. languages: one fetch per feed and date, each server's post in its own language
+
+TUESDAY_DE = "Dienstag, 1. Dezember 2026"
+TUESDAY_PL = "wtorek, 1 grudnia 2026"
+
+
+class Wrapping(gettext.NullTranslations):
+    """A catalogue that "translates" by wrapping each message: ⟦message⟧."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+@pytest.fixture
+def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
+    """German "translates" by wrapping; every other language is the English source."""
+
+    def translations(locale: str) -> gettext.NullTranslations:
+        return Wrapping() if locale == "de" else gettext.NullTranslations()
+
+    monkeypatch.setattr(catalog, "translations", translations)
+
+
+async def test_a_german_server_gets_its_post_dated_in_german(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    harness.guild.preferred_locale = discord.Locale.german
+    await set_daily(harness)
+    assert (await daily_cog(harness).tick(SLOT)).posted == 1
+    (title,) = titles(harness)
+    assert title.endswith(f" — {TUESDAY_DE}")  # Babel's German date, with or without a catalogue
+
+
+async def test_a_schedules_language_overrides_the_servers(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    await set_daily(harness, language="pl")  # an en-US server
+    assert (await daily_cog(harness).tick(SLOT)).posted == 1
+    (title,) = titles(harness)
+    assert title.endswith(f" — {TUESDAY_PL}")
+
+
+async def test_servers_in_different_languages_share_one_fetch(
+    harness: Harness, fake: FakeMagisterium, wrapping_german: None
+) -> None:
+    german, polish, english = (harness.make_guild(f"parish {n}") for n in range(3))
+    german.guild.preferred_locale = discord.Locale.german
+    for channel in (german, polish, english):
+        await set_daily(harness, channel=channel, language="pl" if channel is polish else None)
+
+    report = await daily_cog(harness).tick(SLOT)
+    assert (report.posted, report.fetches, fake.count(skill=SAINTS)) == (3, 1, 1)
+    assert titles(harness, german) == [f"⟦⟦Saints of the day⟧ — {TUESDAY_DE}⟧"]
+    assert titles(harness, polish) == [f"Saints of the day — {TUESDAY_PL}"]
+    assert titles(harness, english) == [saints_title(DAY)]
+    (english_post,) = harness.messages_in(english)
+    assert "⟦" not in str(english_post.embeds) + str(english_post.components)
+
+
+async def test_an_english_post_is_as_it_always_was(harness: Harness, fake: FakeMagisterium) -> None:
+    """No language chosen, an en-US server: the post is what the bot rendered before it spoke
+    other languages (the default English context), to the byte."""
+    await set_daily(harness)
+    assert (await daily_cog(harness).tick(SLOT)).posted == 1
+    (posted,) = harness.messages_in(harness.channel)
+    content = await harness.bot.services.magisterium.saints(0, DAY)
+    expected = daily_module(harness, "post").build_post(Feed.SAINTS, DAY, content, role=None)
+    assert not posted.content and expected.content is None
+    for want, got in zip(expected.embeds, posted.embeds, strict=True):
+        assert {key: got.get(key) for key in want.to_dict()} == want.to_dict()
+    assert posted.embeds[0]["title"] == saints_title(DAY)
+
+
+async def test_reasons_are_recorded_in_english_and_shown_in_the_admins_language(
+    harness: Harness, fake: FakeMagisterium, wrapping_german: None
+) -> None:
+    await set_daily(harness)
+    other = harness.make_text_channel("other")
+    overwrite = discord.PermissionOverwrite(embed_links=False)
+    backend.update_text_channel(harness.channel, harness.guild.default_role, overwrite)
+    with using_locale("de"):  # whatever the tick's context, the record is English
+        assert (await daily_cog(harness).tick(SLOT)).disabled == 1
+    schedule = await schedule_of(harness)
+    english = f"I am missing **Embed Links** in {harness.channel.mention}."
+    assert schedule.status_reason == schedule.last_error == english
+
+    assert english in await status_text(harness, other)  # an English admin: as recorded
+    result = await harness.slash(
+        "daily status", member_permissions=ADMIN, channel=other, locale="de"
+    )
+    (field,) = result.embeds[0]["fields"]
+    german = f"⟦I am missing **⟦Embed Links⟧** in {harness.channel.mention}.⟧"
+    assert f"⟦**Why:** {german}⟧" in field["value"]
+    assert f"— {german}⟧" in field["value"]  # the last error, the same reason
+
+
+async def test_an_upstream_failure_is_recorded_in_english_and_shown_translated(
+    harness: Harness, fake: FakeMagisterium, no_client_retries: None, wrapping_german: None
+) -> None:
+    await set_daily(harness)
+    fake.faults.add(Fault.HTTP_500, times=1, skill=SAINTS)
+    with using_locale("de"):
+        assert (await daily_cog(harness).tick(SLOT)).failed == 1
+    schedule = await schedule_of(harness)
+    assert schedule.last_error is not None and "⟦" not in schedule.last_error
+    title, text = schedule.last_error.split(": ", 1)
+    result = await harness.slash("daily status", member_permissions=ADMIN, locale="de")
+    (field,) = result.embeds[0]["fields"]
+    assert f"⟦⟦{title}⟧: ⟦{text}⟧⟧" in field["value"]  # "{title}: {text}", each translated

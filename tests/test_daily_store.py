@@ -7,9 +7,16 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
+import pytest
+from alembic import command
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import IntegrityError
+
 from bot.daily.schedule import Feed, Schedule, ScheduleStatus, TokenSource
 from bot.daily.store import OWNER_UNLINKED, ScheduleStore
 from bot.storage import Database
+from bot.storage.engine import create_engine, parse_url
+from bot.storage.migrate import HEAD_REVISION, alembic_config
 
 UTC = dt.UTC
 NOW = dt.datetime(2026, 6, 10, 5, 0, tzinfo=UTC)
@@ -31,6 +38,7 @@ async def save(
     owner_id: int = ADMIN,
     token_source: TokenSource = "own",  # noqa: S107 (a source name, not a secret)
     now: dt.datetime = NOW,
+    locale: str | None = None,
 ) -> Schedule:
     return await store.save(
         guild_id=guild_id,
@@ -42,6 +50,7 @@ async def save(
         owner_id=owner_id,
         token_source=token_source,
         now=now,
+        locale=locale,
     )
 
 
@@ -180,6 +189,26 @@ async def test_live_is_every_schedule_not_disabled(database: Database) -> None:
         (GUILD, Feed.SAINTS): ScheduleStatus.ACTIVE,
         (GUILD, Feed.READINGS): ScheduleStatus.PAUSED,
     }
+
+
+async def test_the_language_is_stored_read_back_and_replaced_by_the_next_save(
+    database: Database,
+) -> None:
+    store = ScheduleStore(database)
+    polish = await save(store, locale="pl")
+    assert polish.locale == "pl"
+    assert await fetch(store) == polish
+    latin_american = await save(store, feed=Feed.READINGS, locale="es_419")
+    assert [s.locale for s in await store.of_guild(GUILD)] == ["es_419", "pl"]
+    assert {s.feed: s.locale for s in await store.live()} == {
+        Feed.SAINTS: "pl",
+        Feed.READINGS: latin_american.locale,
+    }
+    # /daily set again without a language: the server's language again (the config is replaced).
+    assert (await save(store)).locale is None
+    assert (await fetch(store)).locale is None
+    await store.set_status(GUILD, Feed.READINGS, ScheduleStatus.PAUSED, "token", now=NOW)
+    assert (await fetch(store, feed=Feed.READINGS)).locale == "es_419"  # status leaves it
 
 
 # -- status, failures and notes
@@ -461,3 +490,70 @@ async def test_two_processes_on_postgresql_claim_a_date_once(postgres_url: str) 
 
 async def test_two_processes_on_one_sqlite_file_claim_a_date_once(sqlite_url: str) -> None:
     await two_processes_claim_once_per_date(sqlite_url)
+
+
+# -- migration 0004: the language column
+
+
+async def _alembic(url: str, action: str, revision: str) -> None:
+    """``alembic upgrade|downgrade revision`` on the database at ``url``."""
+    engine = create_engine(parse_url(url))
+
+    def run(connection: Connection) -> None:
+        getattr(command, action)(alembic_config(connection), revision)
+
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(run)
+    finally:
+        await engine.dispose()
+
+
+async def _columns(database: Database) -> set[str]:
+    async with database.session() as session:
+        connection = await session.connection()
+        found = await connection.run_sync(lambda sync: inspect(sync).get_columns("daily_schedules"))
+        return {column["name"] for column in found}
+
+
+_OLD_ROW = text(
+    "INSERT INTO daily_schedules (guild_id, feed, channel_id, post_time, timezone, token_source,"
+    " status, active_since, failures, updated_at, last_error)"
+    " VALUES (:guild, 'saints', 333, '07:00', 'Europe/Berlin', 'shared', 'active', :now, 0,"
+    " :now, 'HTTP 500')"
+)
+
+
+async def test_migration_0004_adds_the_language_to_existing_schedules_and_reverts(
+    database_url: str,
+) -> None:
+    await _alembic(database_url, "upgrade", "0003")
+    async with Database(database_url) as database:
+        assert await database.revision() == "0003"
+        async with database.session() as session:
+            await session.execute(_OLD_ROW, {"guild": GUILD, "now": NOW})
+
+        assert await database.migrate() == HEAD_REVISION == "0004"
+        assert "locale" in await _columns(database)
+        store = ScheduleStore(database)
+        old = await fetch(store)
+        assert (old.locale, old.last_error, old.timezone) == (None, "HTTP 500", "Europe/Berlin")
+        await save(store, locale="de")
+        assert (await fetch(store)).locale == "de"
+
+    await _alembic(database_url, "downgrade", "0003")
+    async with Database(database_url) as database:
+        assert await database.revision() == "0003"
+        assert "locale" not in await _columns(database)
+        # The rows and the table's constraints survive (SQLite rebuilds the table to drop it).
+        async with database.session() as session:
+            count = await session.execute(text("SELECT count(*) FROM daily_schedules"))
+            assert count.scalar_one() == 1
+        with pytest.raises(IntegrityError):
+            async with database.session() as session:
+                await session.execute(
+                    text("UPDATE daily_schedules SET status = 'sleeping' WHERE guild_id = :g"),
+                    {"g": GUILD},
+                )
+        assert await database.migrate() == HEAD_REVISION
+        assert (await fetch(ScheduleStore(database))).locale is None

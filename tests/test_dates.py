@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import gettext
 
 import pytest
 
+from bot.i18n import catalog, using_locale
 from cogs._dates import local_today, long_date, resolve, suggestions
 
 MONDAY = dt.date(2026, 11, 30)  # a Monday
@@ -98,3 +100,69 @@ def test_empty_input_offers_today_first() -> None:
     choices = suggestions("", today=MONDAY)
     assert choices[0].name == "Today — Monday 30 November 2026"
     assert len(choices) == 24
+
+
+# --- other languages: dates shown in the person's language, read in English only
+
+
+GERMAN = {"Tomorrow": "Morgen", "Next Sunday": "Nächster Sonntag"}
+
+
+class Dictionary(gettext.NullTranslations):
+    """A German catalogue of a few messages; the source text for any other."""
+
+    def gettext(self, message: str) -> str:
+        return GERMAN.get(message, message)
+
+
+@pytest.fixture
+def some_german(monkeypatch: pytest.MonkeyPatch) -> None:
+    def translations(locale: str) -> gettext.NullTranslations:
+        return Dictionary() if locale == "de" else gettext.NullTranslations()
+
+    monkeypatch.setattr(catalog, "translations", translations)
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("en", "Tuesday 1 December 2026"),
+        ("de", "Dienstag, 1. Dezember 2026"),
+        ("pl", "wtorek, 1 grudnia 2026"),
+        ("ko", "2026년 12월 1일 화요일"),
+        ("es_419", "martes, 1 de diciembre de 2026"),
+    ],
+)
+def test_long_date_in_each_language(locale: str, expected: str) -> None:
+    with using_locale(locale):
+        assert long_date(dt.date(2026, 12, 1)) == expected
+
+
+def test_suggestions_name_dates_in_the_persons_language_with_iso_values() -> None:
+    with using_locale("de"):
+        choices = suggestions("tom", today=MONDAY)
+        everything = suggestions("", today=MONDAY)
+    (tomorrow,) = choices  # its label is the catalogue's
+    assert tomorrow.name.endswith(" — Dienstag, 1. Dezember 2026")
+    assert tomorrow.value == "2026-12-01"
+    assert everything[0].name.endswith(" — Montag, 30. November 2026")
+    assert everything[0].value == "2026-11-30"
+
+
+def test_translated_labels_match_what_is_typed_in_either_language(some_german: None) -> None:
+    with using_locale("de"):
+        typed_german = suggestions("mor", today=MONDAY)
+        typed_english = suggestions("tom", today=MONDAY)
+        sunday = {c.name: c.value for c in suggestions("next sun", today=MONDAY)}
+    tomorrow = [("Morgen — Dienstag, 1. Dezember 2026", "2026-12-01")]
+    assert [(c.name, c.value) for c in typed_german] == tomorrow
+    assert [(c.name, c.value) for c in typed_english] == tomorrow
+    assert sunday == {"Nächster Sonntag — Sonntag, 6. Dezember 2026": "2026-12-06"}
+
+
+def test_dates_are_read_in_english_whatever_the_language(some_german: None) -> None:
+    with using_locale("de"):
+        assert resolve("tomorrow", today=MONDAY) == dt.date(2026, 12, 1)
+        assert resolve("19 March", today=MONDAY) == dt.date(2026, 3, 19)
+        assert resolve("morgen", today=MONDAY) is None  # the parser stays English
+        assert resolve("19. März", today=MONDAY) is None

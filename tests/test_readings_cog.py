@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import gettext
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import pytest
 
 from bot.fake_server import FakeMagisterium, Fault
+from bot.i18n import catalog
 from tests.harness import Harness
 
 EPHEMERAL = 64
@@ -155,3 +157,77 @@ async def test_upstream_fault_on_a_button_is_one_private_message(
     payload = clicked.followups[0].payload
     assert payload is not None and payload["flags"] & EPHEMERAL
     assert clicked.edits == []
+
+
+# --- a German user: dates in German, texts from the catalogue, dates still typed in English
+
+
+class Wrapping(gettext.NullTranslations):
+    """A catalogue that "translates" by wrapping each message: ⟦message⟧."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+@pytest.fixture
+def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
+    def translations(locale: str) -> gettext.NullTranslations:
+        return Wrapping() if locale == "de" else gettext.NullTranslations()
+
+    monkeypatch.setattr(catalog, "translations", translations)
+
+
+def _labels(components: list[dict[str, Any]]) -> dict[str, str]:
+    return {
+        str(c["custom_id"]): str(c.get("label", ""))
+        for row in components
+        for c in row["components"]
+        if "custom_id" in c
+    }
+
+
+@pytest.mark.parametrize("command", ["readings", "saints"])
+async def test_a_german_user_gets_german_dates_and_iso_values(
+    clocked: Harness, fake: FakeMagisterium, command: str
+) -> None:
+    choices = await clocked.autocomplete(command, "date", "tom", locale="de")
+    (choice,) = list(choices)
+    assert str(choice["name"]).endswith(" — Dienstag, 1. Dezember 2026")
+    assert choice["value"] == "2026-12-01"
+    assert fake.count() == 0
+
+
+async def test_a_german_user_reads_the_day_in_german(
+    clocked: Harness, fake: FakeMagisterium, wrapping_german: None
+) -> None:
+    result = await clocked.slash("readings", date="tomorrow", locale="de")  # typed in English
+    assert fake.requests[-1].parts == [{"kind": "text", "text": "2026-12-01"}]
+    assert _titles(result.embeds)[0] == "⟦⟦Mass readings⟧ — Dienstag, 1. Dezember 2026⟧"
+    labels = _labels(result.components)
+    assert labels["readings:day:2026-11-30"] == "⟦◀ Previous day⟧"
+    assert labels["readings:day:2026-12-02"] == "⟦Next day ▶⟧"
+
+    clicked = await clocked.click(result, "readings:day:2026-12-02", locale="de")
+    assert _titles(clicked.embeds)[0] == "⟦⟦Mass readings⟧ — Mittwoch, 2. Dezember 2026⟧"
+
+
+@pytest.mark.parametrize("command", ["readings", "saints"])
+async def test_a_german_user_is_told_in_german_what_dates_work(
+    clocked: Harness, fake: FakeMagisterium, wrapping_german: None, command: str
+) -> None:
+    result = await clocked.slash(command, date="morgen", locale="de")  # dates are read in English
+    assert result.ephemeral and fake.count() == 0
+    (embed,) = result.embeds
+    assert embed["title"] == "⟦I could not read that date⟧"
+    assert str(embed["description"]).startswith("⟦Try `today`")
+
+
+async def test_not_found_is_translated(
+    clocked: Harness, fake: FakeMagisterium, wrapping_german: None
+) -> None:
+    result = await clocked.slash("saints", date="2150-01-01", locale="de")
+    (embed,) = result.embeds
+    assert str(embed["description"]).startswith("⟦The Roman Martyrology has no entry")

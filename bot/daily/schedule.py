@@ -9,6 +9,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from bot.a2a import Skill
+from bot.i18n import N_
 
 TokenSource = Literal["own", "shared"]
 
@@ -31,7 +32,12 @@ class Feed(enum.StrEnum):
 
     @property
     def label(self) -> str:
-        return "Saints of the day" if self is Feed.SAINTS else "Mass readings"
+        """The feed's name, in English: translate it with ``_()`` where it is shown."""
+        if self is Feed.SAINTS:
+            # Translators: the saints the Roman Martyrology commemorates on a day, a title.
+            return N_("Saints of the day")
+        # Translators: the readings of the day's Mass (the Catholic liturgy), a title.
+        return N_("Mass readings")
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,9 @@ class Schedule:
     last_error_at: dt.datetime | None = None
     failures: int = 0
     retry_at: dt.datetime | None = None
+    # The language posts are written in (a catalogue code, ``bot.i18n.LANGUAGES``); None: the
+    # server's own (its Community "preferred locale").
+    locale: str | None = None
 
     @property
     def zone(self) -> ZoneInfo:

@@ -17,12 +17,14 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.daily.schedule import Feed, Schedule, ScheduleStatus, TokenSource
+from bot.i18n import N_
 from bot.storage import Database
 from bot.storage.models import DailyClaimRow as Claim
 from bot.storage.models import DailyScheduleRow as Row
 from bot.storage.upsert import dialect_insert
 
-OWNER_UNLINKED = (
+# Stored in English (a schedule's reasons are); /daily status translates it when shown.
+OWNER_UNLINKED = N_(
     "The admin who set this schedule unlinked their Magisterium account. "
     "Run `/daily set` again to post with your account."
 )
@@ -41,6 +43,7 @@ _CONFIG = (
     "failures",
     "retry_at",
     "updated_at",
+    "locale",
 )
 
 
@@ -76,6 +79,7 @@ def _schedule(row: Row) -> Schedule:
         last_error_at=row.last_error_at,
         failures=row.failures,
         retry_at=row.retry_at,
+        locale=row.locale,
     )
 
 
@@ -106,8 +110,10 @@ class ScheduleStore:
         owner_id: int,
         token_source: TokenSource,
         now: dt.datetime,
+        locale: str | None = None,
     ) -> Schedule:
-        """Create or replace the server's schedule for ``feed``; active from ``now``."""
+        """Create or replace the server's schedule for ``feed``; active from ``now``; posting in
+        ``locale`` (a catalogue code), or in the server's language when None."""
         values = {
             "guild_id": guild_id,
             "feed": feed.value,
@@ -123,6 +129,7 @@ class ScheduleStore:
             "failures": 0,
             "retry_at": None,
             "updated_at": now,
+            "locale": locale,
         }
         insert = dialect_insert(self._db.dialect_name, Row).values(**values)
         statement = insert.on_conflict_do_update(

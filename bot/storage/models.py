@@ -93,6 +93,7 @@ class DailyScheduleRow(Base):
     failures: Mapped[int] = mapped_column(Integer, default=0)
     retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    locale: Mapped[str | None] = mapped_column(String(16))  # None: the server's language
 
 
 class DailyClaimRow(Base):

@@ -18,6 +18,7 @@ from weakref import WeakValueDictionary
 import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
 from bot.render.pager import Paginator
@@ -39,19 +40,25 @@ def no_extras(result: Fetched) -> list[discord.ui.Item[Any]]:
     return []
 
 
-UNKNOWN_DATE_TITLE = "I could not read that date"
-UNKNOWN_DATE_TEXT = (
+UNKNOWN_DATE_TITLE = N_("I could not read that date")
+# Translators: the bot reads dates typed in English only: keep the examples in backticks in
+# English (`today`, `next Sunday`, `19 March`, `YYYY-MM-DD`).
+UNKNOWN_DATE_TEXT = N_(
     "Try `today`, `tomorrow`, `yesterday`, a weekday such as `next Sunday`, "
     "a date such as `19 March`, or `YYYY-MM-DD`."
 )
+# Translators: buttons under a day's Mass readings or saints, to the day before and after.
+PREVIOUS_DAY = N_("◀ Previous day")
+# Translators: a button under a day's Mass readings or saints, to the next day.
+NEXT_DAY = N_("Next day ▶")
 
 
 @dataclass(frozen=True)
 class DayFeed:
     name: str  # custom id prefix and file name: "readings"
-    title: str  # "Mass readings"
+    title: str  # "Mass readings", in English: translated where shown
     skill: str
-    not_found: str  # the friendly text when the upstream has nothing for the day
+    not_found: str  # the friendly text when the upstream has nothing for the day (English)
     fetch: Fetch
     extras: Extras = no_extras  # more components under the day's text (the saints' menu)
 
@@ -154,10 +161,17 @@ def _shift(day: dt.date, days: int) -> dt.date | None:
 
 def nav_buttons(feed: DayFeed, day: dt.date) -> list[NavButton]:
     buttons = []
-    for days, label in ((-1, "◀ Previous day"), (1, "Next day ▶")):
+    for days, label in ((-1, PREVIOUS_DAY), (1, NEXT_DAY)):
         if (other := _shift(day, days)) is not None:
-            buttons.append(NavButton(label=label, custom_id=feed.custom_id(other), row=1))
+            buttons.append(NavButton(label=_(label), custom_id=feed.custom_id(other), row=1))
     return buttons
+
+
+def day_title(title: str, day: dt.date) -> str:
+    """``Mass readings — Tuesday 1 December 2026`` in the current locale; ``title`` in English."""
+    # Translators: the title of a day's feed: {feed} is "Mass readings" or "Saints of the day",
+    # {date} the long date, "Tuesday 1 December 2026".
+    return _("{feed} — {date}").format(feed=_(title), date=long_date(day))
 
 
 def build_pager(
@@ -165,9 +179,9 @@ def build_pager(
 ) -> DayPager:
     """The day's pages (or the friendly not-found notice) with previous/next day buttons."""
     feed = button.feed
-    title = f"{feed.title} — {long_date(day)}"
+    title = day_title(feed.title, day)
     if isinstance(result, NotFound):
-        pages = [notice_embed(title, feed.not_found)]
+        pages = [notice_embed(title, _(feed.not_found))]
         full_text = None
     else:
         pages = text_pages(title, result.text, feed.skill, task_id=result.task_id)
@@ -190,7 +204,7 @@ async def show_day(
     """The slash command: resolve locally (no call for a bad date), then defer and fetch."""
     day = resolve(text, today=today)
     if day is None:
-        embed = notice_embed(UNKNOWN_DATE_TITLE, UNKNOWN_DATE_TEXT, colour=ERROR)
+        embed = notice_embed(_(UNKNOWN_DATE_TITLE), _(UNKNOWN_DATE_TEXT), colour=ERROR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
         return
     await defer(interaction, ephemeral=False)

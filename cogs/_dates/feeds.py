@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.i18n import N_
 from cogs._dates.feed import DayButton, DayFeed, Fetched
 from cogs._lookups.components import saints_select
 from cogs._lookups.names import saint_names
@@ -38,20 +39,27 @@ def saints_menu(result: Fetched, *, row: int = 2) -> list[discord.ui.Item[Any]]:
     return [select] if select is not None else []
 
 
+# Titles and texts in English, translated where shown.
 READINGS = DayFeed(
     name="readings",
-    title="Mass readings",
+    # Translators: the readings of the day's Mass (the Catholic liturgy), a title.
+    title=N_("Mass readings"),
     skill="liturgical_readings",
-    not_found="Magisterium has no Mass readings for this day. Try another date.",
+    # Translators: Magisterium is a proper name (the AI service the bot asks); never translated.
+    not_found=N_("Magisterium has no Mass readings for this day. Try another date."),
     fetch=_readings,
 )
 
 SAINTS = DayFeed(
     name="saints",
-    title="Saints of the day",
+    # Translators: the saints the Roman Martyrology commemorates on a day, a title.
+    title=N_("Saints of the day"),
     skill="saints_of_the_day",
-    not_found="The Roman Martyrology has no entry Magisterium can show for this day. "
-    "Try another date.",
+    # Translators: the Roman Martyrology is the Catholic Church's official list of saints by
+    # day (use its usual name in your language); Magisterium is a proper name.
+    not_found=N_(
+        "The Roman Martyrology has no entry Magisterium can show for this day. Try another date."
+    ),
     fetch=_saints,
     extras=saints_menu,
 )

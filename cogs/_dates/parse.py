@@ -1,5 +1,8 @@
 """Resolving what a user typed in a date option to one calendar date, locally.
 
+What is typed is read in English (and ISO ``YYYY-MM-DD``) whatever the person's language; the
+dates the bot shows are written in their language (:func:`long_date`).
+
 Everything takes an explicit ``today``: the caller computes it once (:func:`local_today`), so
 one request never mixes two days, and tests pass a fixed date.
 """
@@ -9,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
+
+from bot.i18n import format_long_date
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = (
@@ -46,8 +51,9 @@ def local_today(
 
 
 def long_date(day: dt.date) -> str:
-    """``Tuesday 1 December 2026``, in English whatever the process locale."""
-    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+    """``Tuesday 1 December 2026``, as the current locale writes it (``Dienstag, 1. Dezember
+    2026``); English whatever the process locale."""
+    return format_long_date(day)
 
 
 def normalize(text: str) -> str:

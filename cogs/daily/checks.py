@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, _
+
 PostChannel = discord.TextChannel | discord.Thread
 POSTABLE_TYPES = (
     discord.ChannelType.text,
@@ -13,10 +15,39 @@ POSTABLE_TYPES = (
     discord.ChannelType.news_thread,
 )
 
+# Translators: a Discord permission's name: use the name Discord's own settings show in your
+# language, so an admin finds it (the same goes for the permission names below).
+VIEW_CHANNEL = N_("View Channel")
+# Translators: a Discord permission's name, as Discord's settings show it in your language.
+SEND_MESSAGES = N_("Send Messages")
+# Translators: a Discord permission's name, as Discord's settings show it in your language.
+SEND_MESSAGES_IN_THREADS = N_("Send Messages in Threads")
+# Translators: a Discord permission's name, as Discord's settings show it in your language.
+EMBED_LINKS = N_("Embed Links")
+# Translators: a Discord permission's name ("Manage Threads", as Discord's settings show it in
+# your language), and why it is needed.
+MANAGE_THREADS_LOCKED = N_("Manage Threads (the thread is locked)")
+# Translators: a Discord permission's name, as Discord's settings show it in your language.
+MENTION_EVERYONE = N_("Mention @everyone, @here and All Roles")
+PERMISSION_NAMES = frozenset(
+    {
+        VIEW_CHANNEL,
+        SEND_MESSAGES,
+        SEND_MESSAGES_IN_THREADS,
+        EMBED_LINKS,
+        MANAGE_THREADS_LOCKED,
+        MENTION_EVERYONE,
+    }
+)
+# Translators: {permissions} lists Discord permission names in bold ("**Embed Links**, …");
+# {channel} is a channel mention.
+MISSING = N_("I am missing {permissions} in {channel}.")
+
 
 def missing_permissions(channel: PostChannel, me: discord.Member) -> list[str]:
     """The permissions the bot lacks to post a daily embed in ``channel``, by their names in
-    Discord's settings; empty when it can post.
+    Discord's settings (English: translate them with ``_()`` where shown); empty when it can
+    post.
 
     Whether it can post comes from discord.py's effective permissions. The names come from the
     permissions as the server set them: the effective ones also drop Embed Links when Send
@@ -25,13 +56,13 @@ def missing_permissions(channel: PostChannel, me: discord.Member) -> list[str]:
     """
     in_thread = isinstance(channel, discord.Thread)
     needed = [
-        ("view_channel", "View Channel"),
+        ("view_channel", VIEW_CHANNEL),
         (
-            ("send_messages_in_threads", "Send Messages in Threads")
+            ("send_messages_in_threads", SEND_MESSAGES_IN_THREADS)
             if in_thread
-            else ("send_messages", "Send Messages")
+            else ("send_messages", SEND_MESSAGES)
         ),
-        ("embed_links", "Embed Links"),
+        ("embed_links", EMBED_LINKS),
     ]
     effective = channel.permissions_for(me)
     missing = [label for flag, label in needed if not getattr(effective, flag)]
@@ -41,7 +72,7 @@ def missing_permissions(channel: PostChannel, me: discord.Member) -> list[str]:
         missing = named or missing
     locked = isinstance(channel, discord.Thread) and channel.locked
     if locked and not effective.manage_threads:
-        missing.append("Manage Threads (the thread is locked)")
+        missing.append(MANAGE_THREADS_LOCKED)
     return missing
 
 
@@ -68,19 +99,31 @@ def _as_set(channel: PostChannel, me: discord.Member) -> discord.Permissions:
     return permissions
 
 
+def bold_names(names: list[str]) -> str:
+    """``**View Channel**, **Embed Links**``."""
+    return ", ".join(f"**{name}**" for name in names)
+
+
 def describe_missing(channel: PostChannel, missing: list[str]) -> str:
-    names = ", ".join(f"**{name}**" for name in missing)
-    return f"I am missing {names} in {channel.mention}."
+    """What the bot lacks in ``channel``, in the current locale."""
+    names = bold_names([_(name) for name in missing])
+    return _(MISSING).format(permissions=names, channel=channel.mention)
+
+
+def missing_reason(channel: PostChannel, missing: list[str]) -> str:
+    """:func:`describe_missing` in English, as a schedule records it (``cogs.daily.reasons``)."""
+    return MISSING.format(permissions=bold_names(missing), channel=channel.mention)
 
 
 def role_problem(role: discord.Role, me: discord.Member) -> str | None:
-    """Why pinging ``role`` would not work, or None."""
+    """Why pinging ``role`` would not work, in the current locale; or None."""
     if role.is_default():
-        return "Pick a role to ping: @everyone is never pinged by daily posts."
+        return _("Pick a role to ping: @everyone is never pinged by daily posts.")
     if not role.mentionable and not me.guild_permissions.mention_everyone:
-        return (
-            f"{role.mention} is not mentionable, so my ping would not notify anyone. Make it "
-            "mentionable (Server Settings → Roles), or give me **Mention @everyone, @here and "
-            "All Roles**."
-        )
+        # Translators: {role} is a role mention; {permission} a Discord permission's name.
+        # "Server Settings → Roles" is where Discord's settings list roles: use its names there.
+        return _(
+            "{role} is not mentionable, so my ping would not notify anyone. Make it "
+            "mentionable (Server Settings → Roles), or give me **{permission}**."
+        ).format(role=role.mention, permission=_(MENTION_EVERYONE))
     return None

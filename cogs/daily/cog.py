@@ -12,27 +12,30 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.daily import Feed, ScheduleStore, find_zone, parse_time, suggest_zones
+from bot.daily import Feed, ScheduleStore, suggest_zones
 from bot.daily.clock import local_date, next_post
-from bot.render.embeds import fit_embed, notice_embed
-from bot.render.look import BRAND, footer_text
+from bot.i18n import N_, _, using_locale
 from bot.respond import defer
 from bot.storage import StorageUnavailable
 from bot.user_errors import UserFacingError
-from cogs.daily.checks import POSTABLE_TYPES, describe_missing, missing_permissions, role_problem
-from cogs.daily.post import DAY_BUTTONS, build_post
+from cogs.daily import inputs
+from cogs.daily.checks import POSTABLE_TYPES
+from cogs.daily.post import DAY_BUTTONS, build_post, post_locale
+from cogs.daily.replies import (
+    FEED_CHOICES,
+    LANGUAGE_CHOICES,
+    off_embed,
+    preview_header,
+    set_embed,
+)
 from cogs.daily.scheduler import DailyScheduler, SchedulerConfig, TickReport
-from cogs.daily.status import status_embed, when
+from cogs.daily.status import status_embed
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 log = logging.getLogger(__name__)
 
-FEED_CHOICES = [
-    app_commands.Choice(name="Saints of the day (Roman Martyrology)", value=Feed.SAINTS.value),
-    app_commands.Choice(name="Mass readings", value=Feed.READINGS.value),
-]
 SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
 SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
 
@@ -57,14 +60,16 @@ class PostableChannel(app_commands.Transformer[Any]):
 
 def _guild(interaction: discord.Interaction[Any]) -> discord.Guild:
     if interaction.guild is None:  # a server-only command; only a stale client gets here
-        raise UserFacingError("Servers only", "`/daily` sets up posts in a server's channel.")
+        raise UserFacingError(_("Servers only"), _("`/daily` sets up posts in a server's channel."))
     return interaction.guild
 
 
 class DailyCog(commands.Cog):
     daily = app_commands.Group(
-        name="daily",
-        description="Post the saints of the day or the Mass readings in a channel every day",
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("daily"),
+        # Translators: /daily's description, at most 100 characters.
+        description=N_("Post the saints of the day or the Mass readings in a channel every day"),
         default_permissions=discord.Permissions(manage_guild=True),
         allowed_contexts=SERVER_ONLY,
         allowed_installs=SERVER_INSTALL,
@@ -125,15 +130,36 @@ class DailyCog(commands.Cog):
 
     # -- /daily
 
-    @daily.command(name="set", description="Post a feed in a channel every day at a local time")
-    @app_commands.describe(
-        feed="What to post",
-        channel="Where to post it (a text or announcement channel, or a thread)",
-        time="Local time, 24-hour HH:MM — for example 07:00",
-        timezone="Your timezone, for example Europe/Berlin or America/New_York",
-        role="A role to ping with each post (optional)",
+    @daily.command(
+        # Translators: a Discord subcommand name (/daily set): lowercase, one word.
+        name=N_("set"),
+        description=N_("Post a feed in a channel every day at a local time"),
     )
-    @app_commands.choices(feed=FEED_CHOICES)
+    @app_commands.rename(
+        # Translators: a Discord option name (lowercase, one word): what to post.
+        feed=N_("feed"),
+        # Translators: a Discord option name (lowercase, one word): where to post.
+        channel=N_("channel"),
+        # Translators: a Discord option name (lowercase, one word): the time of day to post.
+        time=N_("time"),
+        # Translators: a Discord option name (lowercase, one word).
+        timezone=N_("timezone"),
+        # Translators: a Discord option name (lowercase, one word): a server role to ping.
+        role=N_("role"),
+        # Translators: a Discord option name (lowercase, one word): the posts' language.
+        language=N_("language"),
+    )
+    @app_commands.describe(
+        feed=N_("What to post"),
+        channel=N_("Where to post it (a text or announcement channel, or a thread)"),
+        # Translators: keep the example time as it is: the bot reads HH:MM.
+        time=N_("Local time, 24-hour HH:MM — for example 07:00"),
+        # Translators: keep the example timezones as they are (IANA names).
+        timezone=N_("Your timezone, for example Europe/Berlin or America/New_York"),
+        role=N_("A role to ping with each post (optional)"),
+        language=N_("The language of the posts (default: the server's language)"),
+    )
+    @app_commands.choices(feed=FEED_CHOICES, language=LANGUAGE_CHOICES)
     async def set_schedule(  # noqa: PLR0917 (the options of the command, passed by name)
         self,
         interaction: discord.Interaction[MagisteriumBot],
@@ -144,39 +170,14 @@ class DailyCog(commands.Cog):
         time: app_commands.Range[str, 1, 10],
         timezone: app_commands.Range[str, 1, 64],
         role: discord.Role | None = None,
+        language: str | None = None,
     ) -> None:
         guild = _guild(interaction)
         chosen_feed = Feed(feed)
-        post_time = parse_time(time)
-        if post_time is None:
-            raise UserFacingError(
-                "That time is not HH:MM",
-                f"`{discord.utils.escape_markdown(time)}` is not a time I can read. Use the "
-                "24-hour clock, for example `07:00` or `18:30`.",
-            )
-        zone = find_zone(timezone)
-        if zone is None:
-            close = suggest_zones(timezone, limit=3)
-            hint = f" Did you mean {', '.join(f'`{z}`' for z in close)}?" if close else ""
-            raise UserFacingError(
-                "Unknown timezone",
-                "Pick a timezone from the list, such as `Europe/Berlin` or `America/New_York`."
-                + hint,
-            )
-        target = guild.get_channel_or_thread(channel.id)
-        if not isinstance(target, discord.TextChannel | discord.Thread):
-            raise UserFacingError(
-                "I cannot see that channel",
-                f"Give me **View Channel** in <#{channel.id}>, or pick another channel.",
-            )
-        missing = missing_permissions(target, guild.me)
-        if missing:
-            raise UserFacingError(
-                "I cannot post there yet",
-                describe_missing(target, missing) + " Then run this again.",
-            )
-        if role is not None and (problem := role_problem(role, guild.me)) is not None:
-            raise UserFacingError("That role cannot be pinged", problem)
+        post_time = inputs.post_time(time)
+        zone = inputs.zone(timezone)
+        target = inputs.postable_channel(guild, channel.id)
+        inputs.check_role(role, guild.me)
         source = await self.bot.services.chooser.source_for(interaction.user.id)
         now = self.now()
         schedule = await self.store.save(
@@ -189,20 +190,11 @@ class DailyCog(commands.Cog):
             owner_id=interaction.user.id,
             token_source=source,
             now=now,
+            locale=language,
         )
         upcoming = next_post(schedule, now, grace=self.config.grace)
-        ping = f", pinging {role.mention}" if role else ""
-        embed = discord.Embed(
-            title=f"Daily {chosen_feed.label.lower()} set",
-            description=(
-                f"Every day at **{post_time:%H:%M}** ({zone}) in {target.mention}{ping}.\n"
-                f"**First post:** {when(upcoming, zone)}"
-            ),
-            colour=BRAND,
-        )
-        account = "your Magisterium account" if source == "own" else "the bot's shared account"
-        embed.set_footer(text=footer_text("daily") + f" · posts with {account}")
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        embed = set_embed(schedule, target, role, upcoming)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @set_schedule.autocomplete("timezone")
     async def timezone_autocomplete(
@@ -210,32 +202,44 @@ class DailyCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in suggest_zones(current)]
 
-    @daily.command(name="off", description="Stop a daily post")
-    @app_commands.describe(feed="Which daily post to stop")
+    @daily.command(
+        # Translators: a Discord subcommand name (/daily off): lowercase, one word.
+        name=N_("off"),
+        description=N_("Stop a daily post"),
+    )
+    # Translators: a Discord option name (lowercase, one word): which daily post.
+    @app_commands.rename(feed=N_("feed"))
+    @app_commands.describe(feed=N_("Which daily post to stop"))
     @app_commands.choices(feed=FEED_CHOICES)
     async def off(self, interaction: discord.Interaction[MagisteriumBot], feed: str) -> None:
         guild = _guild(interaction)
         chosen = Feed(feed)
-        if await self.store.remove(guild.id, chosen):
-            embed = notice_embed(
-                f"Daily {chosen.label.lower()} stopped",
-                "Nothing more will be posted. `/daily set` starts it again.",
-            )
-        else:
-            embed = notice_embed(
-                "Nothing to stop", f"This server has no daily {chosen.label.lower()} post."
-            )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        stopped = await self.store.remove(guild.id, chosen)
+        await interaction.response.send_message(
+            embed=off_embed(chosen, stopped=stopped), ephemeral=True
+        )
 
-    @daily.command(name="status", description="This server's daily posts: next, last, problems")
+    @daily.command(
+        # Translators: a Discord subcommand name (/daily status): lowercase, one word.
+        name=N_("status"),
+        description=N_("This server's daily posts: next, last, problems"),
+    )
     async def status(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         guild = _guild(interaction)
         schedules = await self.store.of_guild(guild.id)
-        embed = status_embed(schedules, self.now(), grace=self.config.grace)
+        embed = status_embed(
+            schedules, self.now(), grace=self.config.grace, server_locale=guild.preferred_locale
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @daily.command(name="preview", description="See today's daily post now, just for you")
-    @app_commands.describe(feed="Which daily post to preview")
+    @daily.command(
+        # Translators: a Discord subcommand name (/daily preview): lowercase, one word.
+        name=N_("preview"),
+        description=N_("See today's daily post now, just for you"),
+    )
+    # Translators: a Discord option name (lowercase, one word): which daily post.
+    @app_commands.rename(feed=N_("feed"))
+    @app_commands.describe(feed=N_("Which daily post to preview"))
     @app_commands.choices(feed=FEED_CHOICES)
     async def preview(self, interaction: discord.Interaction[MagisteriumBot], feed: str) -> None:
         guild = _guild(interaction)
@@ -247,16 +251,9 @@ class DailyCog(commands.Cog):
         button = DAY_BUTTONS[chosen]
         result = await button.feed.fetch(self.bot, interaction.user.id, day)
         role = guild.get_role(schedule.role_id) if schedule and schedule.role_id else None
-        post = build_post(chosen, day, result, role=role)
-        if schedule is None:
-            header = "**Preview** — not scheduled yet; `/daily set` posts this every day."
-        else:
-            header = (
-                f"**Preview** — what <#{schedule.channel_id}> gets at "
-                f"{schedule.post_time:%H:%M} ({zone})"
-                + (f", pinging {role.mention}" if role else "")
-                + "."
-            )
+        header = preview_header(schedule, role)  # in the admin's language
+        with using_locale(post_locale(schedule, guild)):
+            post = build_post(chosen, day, result, role=role)  # in the channel's
         await interaction.followup.send(
             content=header,
             embeds=post.embeds,

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
-from bot.daily import Feed
+from bot.daily import Feed, Schedule
+from bot.i18n import N_, _, catalogue_locale
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.views import ReportedDynamicItem
 from bot.respond import defer
-from cogs._dates import DayButton, build_pager, long_date
+from cogs._dates import DayButton, build_pager, day_title
 from cogs._dates.feed import NavButton
 from cogs._dates.feeds import ReadingsDay, SaintsDay, saints_menu
 
@@ -32,10 +33,14 @@ if TYPE_CHECKING:
 Content = Readings | Martyrology | NotFound
 
 DAY_BUTTONS: dict[Feed, type[DayButton]] = {Feed.SAINTS: SaintsDay, Feed.READINGS: ReadingsDay}
-READ_ALL = "Read it all"
+# Translators: a button under a daily post that did not fit: opens the whole day's text.
+READ_ALL = N_("Read it all")
 NOT_FOUND = {
-    Feed.SAINTS: "The Roman Martyrology has no entry Magisterium can show for this day.",
-    Feed.READINGS: "Magisterium has no Mass readings for this day.",
+    # Translators: the Roman Martyrology is the Church's official list of saints by day (use
+    # its usual name in your language); Magisterium is a proper name, never translated.
+    Feed.SAINTS: N_("The Roman Martyrology has no entry Magisterium can show for this day."),
+    # Translators: Magisterium is a proper name (the AI service the bot asks); never translated.
+    Feed.READINGS: N_("Magisterium has no Mass readings for this day."),
 }
 
 
@@ -47,16 +52,25 @@ class DailyPost:
     allowed_mentions: discord.AllowedMentions
 
 
+def post_locale(schedule: Schedule | None, guild: discord.Guild) -> str:
+    """The language of a server's daily post: its schedule's choice, else the server's."""
+    if schedule is not None and schedule.locale is not None:
+        return schedule.locale
+    return catalogue_locale(guild.preferred_locale)
+
+
 def title_of(feed: Feed, day: dt.date) -> str:
-    return f"{feed.label} — {long_date(day)}"
+    """``Saints of the day — Tuesday 1 December 2026``, in the current locale."""
+    return day_title(feed.label, day)
 
 
 def build_post(
     feed: Feed, day: dt.date, result: Content, *, role: discord.Role | None
 ) -> DailyPost:
-    """The message for ``feed`` on ``day``; ``role`` is pinged, and only that role."""
+    """The message for ``feed`` on ``day`` in the current locale (the server's language, or
+    the one its schedule chose); ``role`` is pinged, and only that role."""
     if isinstance(result, NotFound):
-        embeds = [notice_embed(title_of(feed, day), NOT_FOUND[feed])]
+        embeds = [notice_embed(title_of(feed, day), _(NOT_FOUND[feed]))]
         complete = True
     else:
         pages = text_pages(title_of(feed, day), result.text, feed.skill, task_id=result.task_id)
@@ -64,7 +78,8 @@ def build_post(
         complete = len(embeds) == len(pages)
     items: list[discord.ui.Item[Any]] = []
     if not complete:
-        items.append(NavButton(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖", row=0))
+        button = NavButton(label=_(READ_ALL), custom_id=read_all_id(feed, day), emoji="📖", row=0)
+        items.append(button)
     if feed is Feed.SAINTS:
         items += saints_menu(result, row=1)
     view = None
@@ -109,7 +124,7 @@ class ReadAll(
 
     def __init__(self, feed: Feed, day: dt.date) -> None:
         super().__init__(
-            discord.ui.Button(label=READ_ALL, custom_id=read_all_id(feed, day), emoji="📖")
+            discord.ui.Button(label=_(READ_ALL), custom_id=read_all_id(feed, day), emoji="📖")
         )
         self.feed, self.day = feed, day
 

@@ -6,6 +6,10 @@ channel cannot work, saying why; fetch each feed and date once, whatever the num
 servers; then, with bounded concurrency, claim each (schedule, local date) atomically in the
 database and send. Nothing a tick meets is raised to its caller: every failure ends in the
 schedule's record (``/daily status``) and the log.
+
+Languages: the day's content is fetched once, and each server's post is rendered in its own
+language (the schedule's choice, or the server's preferred locale). Reasons are recorded in
+English and translated when ``/daily status`` shows them (``cogs.daily.reasons``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import discord
 from bot.a2a import errors
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore, due_date
 from bot.daily.clock import DEFAULT_GRACE, backoff
+from bot.i18n import DEFAULT_LOCALE, using_locale
 from bot.services.tokens import (
     OWNER_NOT_LINKED,
     OWNER_REFUSED,
@@ -35,8 +40,9 @@ from bot.services.tokens import (
     ScheduleTokenUnavailable,
 )
 from bot.user_errors import message_for
-from cogs.daily.checks import describe_missing, missing_permissions
-from cogs.daily.post import Content, DailyPost, build_post, nonce_of
+from cogs.daily.checks import missing_permissions, missing_reason
+from cogs.daily.post import Content, DailyPost, build_post, nonce_of, post_locale
+from cogs.daily.reasons import CHANNEL_GONE, FAILED, NOT_TAKEN, REFUSED, ROLE_GONE, UNREACHABLE
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -45,7 +51,6 @@ log = logging.getLogger(__name__)
 
 # Token reasons a schedule pauses for; it resumes by itself once the token works again.
 TOKEN_REASONS = frozenset({OWNER_NOT_LINKED, OWNER_REFUSED, SHARED_ACCOUNT_GONE})
-CHANNEL_GONE = "The channel was deleted. Run `/daily set` with another channel."
 # Claims of older dates can never be due again (grace < 1 day); pruned once an hour.
 _CLAIM_RETENTION = dt.timedelta(days=3)
 _PRUNE_EVERY = dt.timedelta(hours=1)
@@ -175,7 +180,7 @@ class DailyScheduler:
             return None
         missing = missing_permissions(channel, guild.me)
         if missing:
-            await self._disable(schedule, describe_missing(channel, missing), now, report)
+            await self._disable(schedule, missing_reason(channel, missing), now, report)
             return None
         return DuePost(schedule, day, channel, guild)
 
@@ -245,13 +250,14 @@ class DailyScheduler:
         now: dt.datetime,
         report: TickReport,
     ) -> None:
-        known = message_for(error)
+        with using_locale(DEFAULT_LOCALE):  # recorded in English, translated where shown
+            known = message_for(error)
         if known is None:
             log.error("daily %s for %s: unexpected error", feed, day, exc_info=error)
-            text = "Magisterium could not be reached (unexpected error); retrying."
+            text = UNREACHABLE
         else:
             log.warning("daily %s for %s: %s", feed, day, type(error).__name__)
-            text = f"{known.title}: {known.text}"
+            text = FAILED.format(title=known.title, text=known.text)
         if isinstance(error, errors.Unauthorized):
             log.error("daily posts: the operator's MAGISTERIUM_TOKEN was refused (401)")
         for post in posts:
@@ -287,7 +293,8 @@ class DailyScheduler:
             report.already_claimed += 1
             return
         role = post.guild.get_role(schedule.role_id) if schedule.role_id else None
-        message = build_post(schedule.feed, day, content, role=role)
+        with using_locale(post_locale(schedule, post.guild)):
+            message = build_post(schedule.feed, day, content, role=role)
         if claimed == "taken_over":
             earlier = await _already_sent(post.channel, message)
             if earlier is not None:
@@ -315,25 +322,18 @@ class DailyScheduler:
             return
         except discord.Forbidden as error:
             await self.store.release(schedule, day, claimant=self.claimant)
-            reason = (
-                f"Discord refused the post in {post.channel.mention} "
-                f"(missing access or permission, code {error.code})."
-            )
+            reason = REFUSED.format(channel=post.channel.mention, code=error.code)
             await self._disable(schedule, reason, now, report)
             return
         except (discord.HTTPException, OSError, TimeoutError) as error:
             await self.store.release(schedule, day, claimant=self.claimant)
             status = getattr(error, "status", None)
-            await self._failed(
-                schedule, f"Discord did not take the post (HTTP {status}); retrying.", now, report
-            )
+            await self._failed(schedule, NOT_TAKEN.format(status=status), now, report)
             return
         await self.store.posted(schedule, day, claimant=self.claimant, message_id=sent.id, now=now)
         report.posted += 1
         if schedule.role_id and role is None:
-            await self.store.note(
-                schedule, "The role to ping was deleted; posted without a ping.", now=now
-            )
+            await self.store.note(schedule, ROLE_GONE, now=now)
 
     async def _pause(
         self, schedule: Schedule, reason: str, now: dt.datetime, report: TickReport
