@@ -227,6 +227,7 @@ def test_text_the_extractor_cannot_see_is_named(tmp_path: Path) -> None:
         "    c = N_(name)\n"
         '    d = ngettext("{n} day", f"{n} days", n)\n'
         "    e = _(TITLE)\n"
+        "    f = f\"<h2>{_('Hidden')}</h2>\"\n"
         '    return _("Hi {name}").format(name=name)\n'
     )
     original = catalogue_check.ROOT
@@ -235,7 +236,7 @@ def test_text_the_extractor_cannot_see_is_named(tmp_path: Path) -> None:
         problems = catalogue_check.marker_problems([code])
     finally:
         catalogue_check.ROOT = original
-    assert [p.split(":")[1] for p in problems] == ["3", "4", "5", "6"], problems
+    assert [p.split(":")[1] for p in problems] == ["3", "4", "5", "6", "8"], problems
 
 
 def test_the_code_marks_only_literal_messages() -> None:

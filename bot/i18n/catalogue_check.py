@@ -238,12 +238,37 @@ def _marker_problem(call: ast.Call) -> str | None:
     return None
 
 
+def _in_fstrings(tree: ast.AST) -> set[int]:
+    """The ids of marker calls written inside an f-string: Babel's extractor does not look
+    inside f-strings before Python 3.12, so their literal would never reach the catalogue."""
+    inside = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for call in ast.walk(node):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                    and call.func.id in (*_TRANSLATE_NOW, "N_")
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                ):
+                    inside.add(id(call))
+    return inside
+
+
 def marker_problems(roots: Iterable[Path] = (ROOT / "bot", ROOT / "cogs")) -> list[str]:
     """Marked text the extractor cannot see: ``_(f"...")`` would always show in English."""
     problems = []
     for root in roots:
         for path in sorted(root.rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if isinstance(node, ast.Call) and (why := _marker_problem(node)) is not None:
+            tree = ast.parse(path.read_text(), str(path))
+            hidden = _in_fstrings(tree)
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                why = _marker_problem(node)
+                if why is None and id(node) in hidden:
+                    why = "a message written inside an f-string is never extracted"
+                if why is not None:
                     problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {why}")
     return problems
