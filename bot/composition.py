@@ -15,10 +15,12 @@ import httpx
 from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy
 from bot.a2a.http import new_http_client
 from bot.accounts import SharedTokenQuota, TokenCipher, TokenRegistry
+from bot.accounts.errors import MissingEncryptionKey
 from bot.cache import Cache, LocalCache, RedisCache
 from bot.cache.public import PublicContentCache
 from bot.daily import ScheduleStore
 from bot.limits import Backend, Limiter, LimiterConfig, LocalBackend, RedisBackend
+from bot.oauth import OAuthConfig, OAuthService
 from bot.observability.metrics import Metrics
 from bot.services.conversations import ConversationStore
 from bot.services.magisterium import MagisteriumService
@@ -47,10 +49,14 @@ class Services:
     cache: Cache
     schedules: ScheduleStore
     metrics: Metrics
+    oauth: OAuthService | None = None  # Sign in with Magisterium, when configured
+    oauth_http: httpx.AsyncClient | None = None
 
     async def aclose(self) -> None:
         """Close in reverse order; one failure does not keep the rest open."""
+        oauth_http = self.oauth_http.aclose if self.oauth_http is not None else _nothing
         for name, close in (
+            ("oauth http client", oauth_http),
             ("limiter", self.limiter.close),
             ("cache", self.cache.close),
             ("database", self.db.close),
@@ -69,7 +75,8 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
         cleanup.push_async_callback(db.close)
         revision = await db.migrate()
         log.info("database %s at revision %s", db.display_url, revision)
-        registry = TokenRegistry(db, TokenCipher.from_setting(settings.token_encryption_key))
+        cipher = TokenCipher.from_setting(settings.token_encryption_key)
+        registry = TokenRegistry(db, cipher)
         await registry.check_startup()
         quota = SharedTokenQuota(
             db, settings.shared_quota_per_hour, settings.shared_qa_quota_per_hour
@@ -87,7 +94,12 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             backend=_limiter_backend(settings),
             on_wait=metrics.limiter_waited,
         )
-        chooser = TokenChooser(registry, operator_token=settings.magisterium_token, quota=quota)
+        oauth, oauth_http = _oauth(settings, db, cipher, registry)
+        if oauth_http is not None:
+            cleanup.push_async_callback(oauth_http.aclose)
+        chooser = TokenChooser(
+            registry, operator_token=settings.magisterium_token, quota=quota, refresher=oauth
+        )
         cache = _cache(settings)
         magisterium = MagisteriumService(
             MagisteriumSkills(a2a),
@@ -113,6 +125,8 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             cache,
             schedules,
             metrics,
+            oauth,
+            oauth_http,
         )
         cleanup.pop_all()  # opened fully: the bot's close() owns them now
         return services
@@ -126,6 +140,26 @@ async def check_storage(settings: Settings) -> None:
         await TokenRegistry(
             db, TokenCipher.from_setting(settings.token_encryption_key)
         ).check_startup()
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _oauth(
+    settings: Settings, db: Database, cipher: TokenCipher | None, registry: TokenRegistry
+) -> tuple[OAuthService | None, httpx.AsyncClient | None]:
+    """Sign in with Magisterium, when PUBLIC_BASE_URL and WEB_PORT are set."""
+    config = OAuthConfig.from_settings(settings)
+    if config is None:
+        return None, None
+    if cipher is None:
+        raise MissingEncryptionKey(
+            "Sign in with Magisterium (PUBLIC_BASE_URL) stores tokens: set TOKEN_ENCRYPTION_KEY"
+        )
+    # Its own client: short timeouts, and never following a redirect to somewhere unexpected.
+    http = httpx.AsyncClient(timeout=httpx.Timeout(10.0), follow_redirects=False)
+    return OAuthService(config, db, cipher, registry, http), http
 
 
 def _limiter_config(settings: Settings) -> LimiterConfig:

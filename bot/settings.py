@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.a2a.client import DEFAULT_API_URL, DEFAULT_DEADLINE
 from bot.storage import DEFAULT_DATABASE_URL
+
+DEFAULT_OAUTH_ISSUER = "https://www.magisterium.com"
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+def checked_base_url(value: str) -> str:
+    """An absolute http(s) base URL without a trailing slash; plain http only for localhost,
+    since tokens and sign-in codes travel through it."""
+    parsed = urlsplit(value.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ValueError("must be an absolute http(s) URL")
+    if parsed.scheme == "http" and parsed.hostname not in LOCAL_HOSTS:
+        raise ValueError("must use https (plain http is allowed for localhost only)")
+    if parsed.query or parsed.fragment:
+        raise ValueError("must not have a query or fragment")
+    return value.strip().rstrip("/")
 
 
 class Settings(BaseSettings):
@@ -66,6 +83,29 @@ class Settings(BaseSettings):
     web_port: int | None = Field(default=None, ge=1, le=65535)
     # On SIGTERM: commands already running get this long to finish before the bot closes.
     shutdown_grace_seconds: float = Field(default=20.0, ge=0, le=600)
+
+    # "Sign in with Magisterium" (OAuth 2.0 + PKCE): on when PUBLIC_BASE_URL and WEB_PORT are set.
+    # The address people's browsers reach the web server at (https, except for localhost).
+    public_base_url: str | None = None
+    # The authorization server; its endpoints come from its RFC 8414 metadata unless set below.
+    oauth_issuer: str = DEFAULT_OAUTH_ISSUER
+    oauth_authorization_endpoint: str | None = None
+    oauth_token_endpoint: str | None = None
+    # A client registered by hand; without one, the bot registers itself (RFC 7591) and keeps it.
+    oauth_client_id: str | None = None
+    oauth_client_secret: SecretStr | None = None
+    # Space-separated scopes, and an RFC 8707 resource indicator, sent when set.
+    oauth_scopes: str | None = None
+    oauth_resource: str | None = None
+
+    @property
+    def oauth_enabled(self) -> bool:
+        return self.public_base_url is not None and self.web_port is not None
+
+    @field_validator("public_base_url", "oauth_issuer")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        return None if value is None else checked_base_url(value)
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -161,6 +161,7 @@ async def test_every_table_about_users_has_a_deleter(
         "shared_token_usage",
         "dm_conversations",
         "daily_schedules",
+        "oauth_states",
     }
     assert user_tables <= database.user_data.names
 

@@ -120,7 +120,7 @@ async def test_pending_migrations_are_reported_not_applied(
     assert status == 0
     assert lines["database"].startswith("ok")
     assert (
-        "at revision 0001; 3 migrations pending: run `python -m bot migrate`" in lines["database"]
+        "at revision 0001; 4 migrations pending: run `python -m bot migrate`" in lines["database"]
     )
     async with Database(url) as db:
         assert await db.revision() == "0001"

@@ -533,7 +533,7 @@ async def test_migration_0004_adds_the_language_to_existing_schedules_and_revert
         async with database.session() as session:
             await session.execute(_OLD_ROW, {"guild": GUILD, "now": NOW})
 
-        assert await database.migrate() == HEAD_REVISION == "0004"
+        assert await database.migrate() == HEAD_REVISION
         assert "locale" in await _columns(database)
         store = ScheduleStore(database)
         old = await fetch(store)

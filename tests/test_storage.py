@@ -55,6 +55,8 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
         "dm_conversations",
         "daily_schedules",
         "daily_claims",
+        "oauth_clients",
+        "oauth_states",
     }
     assert await empty_database.migrate() == HEAD_REVISION
     assert await empty_database.revision() == HEAD_REVISION

@@ -21,6 +21,7 @@ from bot.accounts.errors import (
     WrongEncryptionKey,
 )
 from bot.storage import Database, LinkedAccountRow, rows_of_user
+from bot.storage.models import OAuthStateRow
 from bot.storage.upsert import dialect_insert
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,15 @@ ACCOUNT_STATUSES: frozenset[str] = frozenset(get_args(AccountStatus))
 NOTE_MAX_LENGTH = 200
 # Rows decrypted by check_startup: enough to tell a wrong key, cheap on a big table.
 _STARTUP_SAMPLE = 20
-_REPLACED_ON_RELINK = ("token_ciphertext", "status", "note", "linked_at", "updated_at")
+_REPLACED_ON_RELINK = (
+    "token_ciphertext",
+    "status",
+    "note",
+    "linked_at",
+    "updated_at",
+    "refresh_ciphertext",
+    "expires_at",
+)
 
 Row = LinkedAccountRow
 
@@ -43,6 +52,9 @@ class LinkedAccount:
     note: str | None
     linked_at: datetime
     updated_at: datetime
+    # Signed in with Magisterium: the refresh token and when the token expires (else None).
+    refresh_token: SecretStr | None = field(default=None, repr=False)
+    expires_at: datetime | None = None
 
 
 class TokenRegistry:
@@ -60,6 +72,8 @@ class TokenRegistry:
         self._cipher = cipher
         self._clock = clock
         db.user_data.register(Row.__tablename__, rows_of_user(Row))
+        # A sign-in in progress is about the person too: unlinking ends it.
+        db.user_data.register(OAuthStateRow.__tablename__, rows_of_user(OAuthStateRow))
 
     async def link(
         self,
@@ -68,11 +82,16 @@ class TokenRegistry:
         *,
         status: AccountStatus = "valid",
         note: str | None = None,
+        refresh_token: SecretStr | None = None,
+        expires_at: datetime | None = None,
     ) -> LinkedAccount:
-        """Store the user's token (replacing any previous one); linked_at restarts now."""
+        """Store the user's token (replacing any previous one, refresh token included);
+        linked_at restarts now. A refresh token is encrypted exactly like the token."""
         _check_status(status)
         note = _clip(note)
-        ciphertext = self._require_cipher().encrypt(user_id, token)
+        cipher = self._require_cipher()
+        ciphertext = cipher.encrypt(user_id, token)
+        refresh = cipher.encrypt(user_id, refresh_token) if refresh_token else None
         now = self._clock()
         insert = dialect_insert(self._db.dialect_name, Row).values(
             discord_user_id=user_id,
@@ -81,20 +100,60 @@ class TokenRegistry:
             note=note,
             linked_at=now,
             updated_at=now,
+            refresh_ciphertext=refresh,
+            expires_at=expires_at,
         )
         replace = {name: insert.excluded[name] for name in _REPLACED_ON_RELINK}
         statement = insert.on_conflict_do_update(index_elements=[Row.discord_user_id], set_=replace)
         async with self._db.session() as session:
             await session.execute(statement)
-        log.info("linked a token (%s)", status)
-        return LinkedAccount(user_id, token, status, note, now, now)
+        log.info("linked a token (%s%s)", status, ", with a refresh token" if refresh else "")
+        return LinkedAccount(user_id, token, status, note, now, now, refresh_token, expires_at)
+
+    async def refreshed(
+        self,
+        user_id: int,
+        *,
+        old_refresh_token: SecretStr,
+        token: SecretStr,
+        refresh_token: SecretStr | None,
+        expires_at: datetime | None,
+    ) -> bool:
+        """Store tokens from a refresh, unless the account changed meanwhile (unlinked, relinked
+        or refreshed by another process): False then, and nothing is written."""
+        cipher = self._require_cipher()
+        current = await self.get(user_id)
+        if current is None or current.refresh_token is None:
+            return False
+        if current.refresh_token.get_secret_value() != old_refresh_token.get_secret_value():
+            return False
+        kept = refresh_token or old_refresh_token  # a server may keep the refresh token
+        statement = (
+            update(Row)
+            .where(Row.discord_user_id == user_id, Row.updated_at == current.updated_at)
+            .values(
+                token_ciphertext=cipher.encrypt(user_id, token),
+                refresh_ciphertext=cipher.encrypt(user_id, kept),
+                expires_at=expires_at,
+                status="valid",
+                note=None,
+                updated_at=self._clock(),
+            )
+        )
+        async with self._db.session() as session:
+            result = await session.execute(statement)
+        return _rowcount(result) > 0
 
     async def get(self, user_id: int) -> LinkedAccount | None:
         async with self._db.session() as session:
             row = await session.get(Row, user_id)
         if row is None:
             return None
-        token = self._require_cipher().decrypt(user_id, row.token_ciphertext)
+        cipher = self._require_cipher()
+        token = cipher.decrypt(user_id, row.token_ciphertext)
+        refresh = (
+            cipher.decrypt(user_id, row.refresh_ciphertext) if row.refresh_ciphertext else None
+        )
         return LinkedAccount(
             user_id=user_id,
             token=token,
@@ -102,6 +161,8 @@ class TokenRegistry:
             note=row.note,
             linked_at=row.linked_at,
             updated_at=row.updated_at,
+            refresh_token=refresh,
+            expires_at=row.expires_at,
         )
 
     async def statuses(self, user_ids: Iterable[int]) -> dict[int, AccountStatus]:
@@ -153,7 +214,7 @@ class TokenRegistry:
         last_id: int | None = None
         async with self._db.session() as session:
             while True:
-                query = select(Row.discord_user_id, Row.token_ciphertext)
+                query = select(Row.discord_user_id, Row.token_ciphertext, Row.refresh_ciphertext)
                 if last_id is not None:
                     query = query.where(Row.discord_user_id > last_id)
                 batch = (
@@ -161,12 +222,14 @@ class TokenRegistry:
                 ).all()
                 if not batch:
                     break
-                for user_id, ciphertext in batch:
-                    new_ciphertext = _rotated(cipher, user_id, ciphertext)
+                for user_id, ciphertext, refresh in batch:
+                    values = {"token_ciphertext": _rotated(cipher, user_id, ciphertext)}
+                    if refresh is not None:
+                        values["refresh_ciphertext"] = _rotated(cipher, user_id, refresh)
                     result = await session.execute(
                         update(Row)
                         .where(Row.discord_user_id == user_id, Row.token_ciphertext == ciphertext)
-                        .values(token_ciphertext=new_ciphertext)
+                        .values(**values)
                     )
                     rotated += _rowcount(result)
                 last_id = batch[-1][0]

@@ -75,11 +75,13 @@ def register_secrets(*values: str | SecretStr | None) -> None:
 
 
 def secrets_in(settings: Settings) -> list[str | SecretStr | None]:
-    """Every secret value a running bot holds: tokens, encryption keys, database password."""
+    """Every secret value a running bot holds: tokens, encryption keys, database password,
+    the OAuth client secret."""
     keys = settings.token_encryption_key.get_secret_value() if settings.token_encryption_key else ""
     return [
         settings.discord_token,
         settings.magisterium_token,
+        settings.oauth_client_secret,
         *(key.strip() for key in keys.split(",")),
         _database_password(settings.database_url),
     ]

@@ -164,6 +164,7 @@ class MagisteriumService:
         if chosen is None:
             chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
         deadline = time.monotonic() + self._wait_budget
+        refreshed = False
         while True:
             budget = max(0.0, deadline - time.monotonic())
             try:
@@ -172,6 +173,11 @@ class MagisteriumService:
                 ):
                     return await self._timed(skill, call(chosen.token))
             except errors.Unauthorized:
+                # A signed-in token may just have expired: refresh it once and try again.
+                retry = None if refreshed else await self._chooser.after_refused(user_id, chosen)
+                if retry is not None:
+                    chosen, refreshed = retry, True
+                    continue
                 await self._on_unauthorized(user_id, chosen)
                 raise
             except errors.RateLimited as exc:

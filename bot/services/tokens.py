@@ -7,7 +7,7 @@ else nothing, and they are told how to link. One person's token is never used fo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import SecretStr
 
@@ -77,6 +77,16 @@ SHARED_ACCOUNT_GONE = N_(
 )
 
 
+class Refresher(Protocol):
+    """Keeps a signed-in account's token fresh (bot.oauth.OAuthService)."""
+
+    def needs_refresh(self, account: LinkedAccount) -> bool: ...
+
+    async def refresh(self, account: LinkedAccount) -> LinkedAccount | None:
+        """New tokens; None when the server refuses: the account is then marked invalid."""
+        ...
+
+
 class TokenChooser:
     def __init__(
         self,
@@ -84,8 +94,10 @@ class TokenChooser:
         *,
         operator_token: SecretStr | None,
         quota: SharedTokenQuota | None,
+        refresher: Refresher | None = None,
     ) -> None:
         self._registry = registry
+        self.refresher = refresher
         self._operator_token = (
             operator_token if operator_token and operator_token.get_secret_value() else None
         )
@@ -108,6 +120,9 @@ class TokenChooser:
             raise ScheduleTokenUnavailable(OWNER_NOT_LINKED)
         if account.status == "invalid":
             raise ScheduleTokenUnavailable(OWNER_REFUSED)
+        account = await self._fresh(account)
+        if account is None:
+            raise ScheduleTokenUnavailable(OWNER_REFUSED)
         return ChosenToken(account.token, token_key(account.token), "own")
 
     async def source_for(self, user_id: int) -> TokenSource:
@@ -128,9 +143,33 @@ class TokenChooser:
             await self._quota.consume(user_id, expensive=expensive)
         return ChosenToken(self._operator_token, self._operator_key, "shared")
 
+    async def after_refused(self, user_id: int, refused: ChosenToken) -> ChosenToken | None:
+        """Magisterium refused the person's own token (401): a refreshed one to try once, or
+        None when there is no refresh token or the server will not refresh it."""
+        if self.refresher is None or refused.source != "own":
+            return None
+        account = await self._registry.get(user_id)
+        if account is None or account.refresh_token is None:
+            return None
+        fresh = await self.refresher.refresh(account)
+        if fresh is None or fresh.token.get_secret_value() == refused.token.get_secret_value():
+            return None
+        return ChosenToken(fresh.token, token_key(fresh.token), "own")
+
     async def _own_account(self, user_id: int) -> LinkedAccount | None:
         """The user's linked account; a token Magisterium refused is an error, not None."""
         account = await self._registry.get(user_id)
-        if account is not None and account.status == "invalid":
+        if account is None:
+            return None
+        if account.status == "invalid":
             raise LinkedTokenInvalid
-        return account
+        fresh = await self._fresh(account)
+        if fresh is None:
+            raise LinkedTokenInvalid
+        return fresh
+
+    async def _fresh(self, account: LinkedAccount) -> LinkedAccount | None:
+        """``account`` with a token refreshed first when it is about to expire."""
+        if self.refresher is None or not self.refresher.needs_refresh(account):
+            return account
+        return await self.refresher.refresh(account)

@@ -40,6 +40,37 @@ class LinkedAccountRow(Base):
     note: Mapped[str | None] = mapped_column(String(200))
     linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Signed in with Magisterium (OAuth): the refresh token, encrypted like the token, and
+    # when the access token expires. Both None for a pasted token.
+    refresh_ciphertext: Mapped[str | None] = mapped_column(Text)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class OAuthClientRow(Base):
+    """The client the bot registered with an authorization server (RFC 7591), kept and reused."""
+
+    __tablename__ = "oauth_clients"
+
+    issuer: Mapped[str] = mapped_column(String(500), primary_key=True)
+    redirect_uri: Mapped[str] = mapped_column(String(500), primary_key=True)
+    client_id: Mapped[str] = mapped_column(Text)
+    secret_ciphertext: Mapped[str | None] = mapped_column(Text)
+    registered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class OAuthStateRow(Base):
+    """A sign-in in progress: the hash of its one-time ``state`` (never the state itself), the
+    person it is bound to, and the PKCE verifier, encrypted. Good for ten minutes, once."""
+
+    __tablename__ = "oauth_states"
+
+    state_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    verifier_ciphertext: Mapped[str] = mapped_column(Text)
+    locale: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class SharedTokenUsageRow(Base):

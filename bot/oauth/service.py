@@ -1,0 +1,207 @@
+"""Sign in with Magisterium, start to finish, and keeping the token fresh afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
+from authlib.oauth2.rfc7636 import create_s256_code_challenge
+from pydantic import SecretStr
+
+from bot.accounts.clock import Clock, utcnow
+from bot.accounts.crypto import TokenCipher
+from bot.accounts.registry import LinkedAccount, TokenRegistry
+from bot.oauth.clients import ClientSource
+from bot.oauth.config import OAuthConfig
+from bot.oauth.errors import OAuthUnavailable, SignInFailed
+from bot.oauth.metadata import MetadataSource
+from bot.oauth.states import StateStore
+from bot.oauth.tokens import IssuedTokens, request_tokens
+from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+REFRESH_AHEAD = dt.timedelta(seconds=60)  # refresh a token this close to its expiry
+
+
+@dataclass(frozen=True)
+class LinkedBySignIn:
+    user_id: int
+    locale: str
+    state: str
+
+
+class OAuthService:
+    def __init__(
+        self,
+        config: OAuthConfig,
+        db: Database,
+        cipher: TokenCipher,
+        registry: TokenRegistry,
+        http: httpx.AsyncClient,
+        *,
+        clock: Clock = utcnow,
+    ) -> None:
+        self.config = config
+        self._registry = registry
+        self._http = http
+        self._clock = clock
+        self.states = StateStore(db, cipher, clock=clock)
+        self._metadata = MetadataSource(
+            http,
+            config.issuer,
+            authorization_endpoint=config.authorization_endpoint,
+            token_endpoint=config.token_endpoint,
+        )
+        self._clients = ClientSource(config, db, cipher, http, clock=clock)
+        self._refreshing: dict[int, asyncio.Future[LinkedAccount | None]] = {}
+        # The ephemeral /account link message of each sign-in in progress, to edit once linked.
+        self.pending: dict[str, Any] = {}
+
+    # --- signing in --------------------------------------------------------------------------
+
+    async def begin(self, user_id: int, locale: str) -> tuple[str, str]:
+        """A new sign-in for ``user_id``: (its state, the short link the button opens)."""
+        state = await self.states.create(user_id, locale)
+        return state, self.config.start_url(state)
+
+    async def authorization_url(self, state: str) -> str:
+        """Where the start link sends the browser: the server's sign-in page, with PKCE."""
+        signing_in = await self.states.peek(state)
+        metadata = await self._metadata.get()
+        client = await self._clients.get(metadata)
+        params: dict[str, str] = {
+            "code_challenge": create_s256_code_challenge(signing_in.verifier.get_secret_value()),
+            "code_challenge_method": "S256",
+        }
+        if self.config.resource:
+            params["resource"] = self.config.resource
+        url: str = prepare_grant_uri(
+            metadata.authorization_endpoint,
+            client.client_id,
+            "code",
+            redirect_uri=self.config.redirect_uri,
+            scope=self.config.scopes,
+            state=state,
+            **params,
+        )
+        return url
+
+    async def finish(self, state: str, code: str) -> LinkedBySignIn:
+        """The callback: use the state up, exchange the code, store the tokens."""
+        signing_in = await self.states.take(state)
+        try:
+            tokens = await self._grant(
+                "authorization_code",
+                code=code,
+                redirect_uri=self.config.redirect_uri,
+                code_verifier=signing_in.verifier.get_secret_value(),
+            )
+        except SignInFailed as failed:
+            raise SignInFailed(failed.error, signing_in.user_id, signing_in.locale) from None
+        await self._registry.link(
+            signing_in.user_id,
+            tokens.access_token,
+            refresh_token=tokens.refresh_token,
+            expires_at=tokens.expires_at,
+        )
+        log.info("a person signed in with Magisterium")
+        return LinkedBySignIn(signing_in.user_id, signing_in.locale, state)
+
+    async def decline(self, state: str, error: str) -> SignInFailed:
+        """The server sent the person back with an error (they declined): use the state up."""
+        signing_in = await self.states.take(state)
+        return SignInFailed(error, signing_in.user_id, signing_in.locale)
+
+    async def _grant(self, grant_type: str, **params: str) -> IssuedTokens:
+        """One token request, with the configured RFC 8707 resource."""
+        metadata = await self._metadata.get()
+        client = await self._clients.get(metadata)
+        if self.config.resource:
+            params["resource"] = self.config.resource
+        return await request_tokens(
+            self._http,
+            metadata.token_endpoint,
+            client,
+            grant_type,
+            now=self._clock(),
+            **params,
+        )
+
+    # --- keeping the token fresh -------------------------------------------------------------
+
+    def needs_refresh(self, account: LinkedAccount) -> bool:
+        return (
+            account.refresh_token is not None
+            and account.expires_at is not None
+            and account.expires_at - REFRESH_AHEAD <= self._clock()
+        )
+
+    async def refresh(self, account: LinkedAccount) -> LinkedAccount | None:
+        """New tokens for ``account`` (once at a time per person); None when the server will
+        not refresh it any more: the account is then marked for relinking."""
+        running = self._refreshing.get(account.user_id)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[LinkedAccount | None] = asyncio.get_running_loop().create_future()
+        self._refreshing[account.user_id] = future
+        try:
+            result = await self._refresh(account)
+        except OAuthUnavailable as error:
+            # The server is down, not refusing: the old token may still work until it expires.
+            log.warning("could not refresh a signed-in token: %s", error)
+            result = account
+            future.set_result(result)
+            return result
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: only the waiters care
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            del self._refreshing[account.user_id]
+
+    async def _refresh(self, account: LinkedAccount) -> LinkedAccount | None:
+        if account.refresh_token is None:
+            return None
+        try:
+            tokens = await self._grant(
+                "refresh_token", refresh_token=account.refresh_token.get_secret_value()
+            )
+        except SignInFailed as failed:
+            return await self._refresh_refused(account, failed.error)
+        return await self._store(account, tokens)
+
+    async def _store(self, account: LinkedAccount, tokens: IssuedTokens) -> LinkedAccount | None:
+        assert account.refresh_token is not None
+        stored = await self._registry.refreshed(
+            account.user_id,
+            old_refresh_token=account.refresh_token,
+            token=tokens.access_token,
+            refresh_token=tokens.refresh_token,
+            expires_at=tokens.expires_at,
+        )
+        if not stored:  # unlinked or relinked meanwhile: whatever is stored now wins
+            return await self._registry.get(account.user_id)
+        log.info("refreshed a signed-in token")
+        return await self._registry.get(account.user_id)
+
+    async def _refresh_refused(self, account: LinkedAccount, error: str) -> LinkedAccount | None:
+        current = await self._registry.get(account.user_id)
+        if current is not None and _refresh_of(current) != _refresh_of(account):
+            return current  # another process refreshed (or the person relinked) meanwhile
+        log.info("the authorization server refused a refresh (%s): relink needed", error)
+        await self._registry.mark_invalid(account.user_id, note="refresh refused")
+        return None
+
+
+def _refresh_of(account: LinkedAccount) -> str | None:
+    token: SecretStr | None = account.refresh_token
+    return token.get_secret_value() if token is not None else None

@@ -1,0 +1,104 @@
+"""One-time sign-in states: bound to one Discord user, good for ten minutes, usable once.
+
+Only a hash of the state is stored (it travels in URLs), with the PKCE verifier encrypted like
+a token. Taking a state is one conditional UPDATE, so two callbacks racing with the same state
+cannot both succeed, in one process or several.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from pydantic import SecretStr
+from sqlalchemy import delete, update
+
+from bot.accounts.clock import Clock, utcnow
+from bot.accounts.crypto import TokenCipher
+from bot.oauth.config import STATE_LIFETIME_SECONDS
+from bot.oauth.errors import StateProblem
+from bot.storage import Database
+from bot.storage.models import OAuthStateRow
+
+Row = OAuthStateRow
+VERIFIER_BYTES = 48  # 64 URL-safe characters (RFC 7636: 43 to 128)
+KEPT_AFTER_EXPIRY = timedelta(days=1)  # long enough to tell "expired" from "unknown"
+
+
+def state_hash(state: str) -> str:
+    return hashlib.sha256(state.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SignInState:
+    user_id: int
+    locale: str
+    verifier: SecretStr = field(repr=False)
+
+
+class StateStore:
+    def __init__(self, db: Database, cipher: TokenCipher, *, clock: Clock = utcnow) -> None:
+        self._db = db
+        self._cipher = cipher
+        self._clock = clock
+
+    async def create(self, user_id: int, locale: str) -> str:
+        """A new state for ``user_id`` (and a PKCE verifier kept with it); the state."""
+        state = secrets.token_urlsafe(32)
+        verifier = SecretStr(secrets.token_urlsafe(VERIFIER_BYTES))
+        now = self._clock()
+        row = Row(
+            state_hash=state_hash(state),
+            discord_user_id=user_id,
+            verifier_ciphertext=self._cipher.encrypt(user_id, verifier),
+            locale=locale,
+            created_at=now,
+            expires_at=now + timedelta(seconds=STATE_LIFETIME_SECONDS),
+        )
+        async with self._db.session() as session:
+            session.add(row)
+            await session.execute(delete(Row).where(Row.expires_at < now - KEPT_AFTER_EXPIRY))
+        return state
+
+    async def peek(self, state: str) -> SignInState:
+        """The state's details, leaving it usable (the start link, before the sign-in page)."""
+        row = await self._row(state)
+        return self._usable(row)
+
+    async def take(self, state: str) -> SignInState:
+        """Use the state up: the callback. Raises :class:`StateProblem` unless it is usable."""
+        row = await self._row(state)
+        found = self._usable(row)
+        statement = (
+            update(Row)
+            .where(Row.state_hash == row.state_hash, Row.used_at.is_(None))
+            .values(used_at=self._clock())
+        )
+        async with self._db.session() as session:
+            result = await session.execute(statement)
+        if getattr(result, "rowcount", 0) != 1:
+            raise StateProblem("replayed")  # another callback took it a moment ago
+        return found
+
+    async def locale_of(self, state: str) -> str | None:
+        """The language of the person a state belongs to, whatever its condition."""
+        async with self._db.session() as session:
+            row = await session.get(Row, state_hash(state))
+        return None if row is None else row.locale
+
+    async def _row(self, state: str) -> Row:
+        async with self._db.session() as session:
+            row = await session.get(Row, state_hash(state))
+        if row is None:
+            raise StateProblem("unknown")
+        return row
+
+    def _usable(self, row: Row) -> SignInState:
+        if row.used_at is not None:
+            raise StateProblem("replayed")
+        if self._clock() >= row.expires_at:
+            raise StateProblem("expired")
+        verifier = self._cipher.decrypt(row.discord_user_id, row.verifier_ciphertext)
+        return SignInState(row.discord_user_id, row.locale, verifier)

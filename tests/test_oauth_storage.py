@@ -1,0 +1,221 @@
+"""Sign-in storage on SQLite and PostgreSQL: one-time states, refresh tokens encrypted like
+tokens, key rotation, the registered client, and migration 0005 on existing data."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from pydantic import SecretStr
+from sqlalchemy import text
+
+from bot.accounts import TokenCipher, TokenRegistry
+from bot.oauth.config import OAuthConfig
+from bot.oauth.errors import StateProblem
+from bot.oauth.metadata import metadata_url
+from bot.oauth.states import StateStore, state_hash
+from bot.settings import Settings, checked_base_url
+from bot.storage import Database
+from bot.storage.migrate import HEAD_REVISION
+from bot.storage.types import UTCDateTime
+from tests.conftest_db import FakeClock
+from tests.test_daily_store import _alembic
+
+USER = 4242
+
+
+@pytest.fixture
+def states(database: Database, cipher: TokenCipher, clock: FakeClock) -> StateStore:
+    return StateStore(database, cipher, clock=clock)
+
+
+async def test_a_state_is_bound_to_its_person_and_works_once(states: StateStore) -> None:
+    state = await states.create(USER, "de")
+    peeked = await states.peek(state)
+    assert (peeked.user_id, peeked.locale) == (USER, "de")
+    assert len(peeked.verifier.get_secret_value()) >= 43
+    taken = await states.take(state)
+    assert taken.verifier.get_secret_value() == peeked.verifier.get_secret_value()
+    with pytest.raises(StateProblem) as again:
+        await states.take(state)
+    assert again.value.reason == "replayed"
+
+
+async def test_an_unknown_or_expired_state_is_refused(states: StateStore, clock: FakeClock) -> None:
+    with pytest.raises(StateProblem) as unknown:
+        await states.peek("not-a-state")
+    assert unknown.value.reason == "unknown"
+    state = await states.create(USER, "en")
+    clock.advance(minutes=10)
+    with pytest.raises(StateProblem) as expired:
+        await states.take(state)
+    assert expired.value.reason == "expired"
+
+
+async def test_only_a_hash_of_the_state_is_stored(states: StateStore, database: Database) -> None:
+    state = await states.create(USER, "en")
+    async with database.session() as session:
+        stored = (await session.execute(text("SELECT * FROM oauth_states"))).mappings().one()
+    assert stored["state_hash"] == state_hash(state) != state
+    assert state not in str(dict(stored))
+
+
+async def test_unlinking_ends_a_sign_in_in_progress(
+    states: StateStore, database: Database, cipher: TokenCipher
+) -> None:
+    registry = TokenRegistry(database, cipher)
+    state = await states.create(USER, "en")
+    await registry.unlink(USER)
+    with pytest.raises(StateProblem):
+        await states.peek(state)
+
+
+async def test_refresh_tokens_are_encrypted_rotated_and_replaced(
+    database: Database, key: str, clock: FakeClock
+) -> None:
+    cipher = TokenCipher.from_setting(key)
+    assert cipher is not None
+    registry = TokenRegistry(database, cipher, clock=clock)
+    expires = clock() + timedelta(hours=1)
+    await registry.link(
+        USER, SecretStr("oauth-at-1"), refresh_token=SecretStr("oauth-rt-1"), expires_at=expires
+    )
+    async with database.session() as session:
+        row = (await session.execute(text("SELECT * FROM linked_accounts"))).mappings().one()
+    assert "oauth-rt-1" not in str(dict(row)) and row["refresh_ciphertext"]
+
+    account = await registry.get(USER)
+    assert account is not None and account.refresh_token is not None
+    assert account.refresh_token.get_secret_value() == "oauth-rt-1"
+    assert account.expires_at == expires
+
+    clock.advance(seconds=1)
+    stored = await registry.refreshed(
+        USER,
+        old_refresh_token=SecretStr("oauth-rt-1"),
+        token=SecretStr("oauth-at-2"),
+        refresh_token=SecretStr("oauth-rt-2"),
+        expires_at=expires + timedelta(hours=1),
+    )
+    assert stored
+    # A second process refreshing with the old refresh token must not overwrite the new one.
+    assert not await registry.refreshed(
+        USER,
+        old_refresh_token=SecretStr("oauth-rt-1"),
+        token=SecretStr("stale"),
+        refresh_token=None,
+        expires_at=None,
+    )
+
+    rotated = TokenRegistry(database, TokenCipher.from_setting(f"{_new_key()},{key}"))
+    assert await rotated.rotate_keys() == 1
+    only_new = TokenRegistry(database, TokenCipher.from_setting(_KEYS[-1]))
+    account = await only_new.get(USER)
+    assert account is not None and account.refresh_token is not None
+    assert (account.token.get_secret_value(), account.refresh_token.get_secret_value()) == (
+        "oauth-at-2",
+        "oauth-rt-2",
+    )
+
+    await only_new.link(USER, SecretStr("pasted-token"))  # pasting replaces the sign-in
+    account = await only_new.get(USER)
+    assert account is not None
+    assert (account.refresh_token, account.expires_at) == (None, None)
+
+
+_KEYS: list[str] = []
+
+
+def _new_key() -> str:
+    from bot.accounts.crypto import generate_key
+
+    _KEYS.append(generate_key())
+    return _KEYS[-1]
+
+
+async def test_migration_0005_keeps_existing_accounts(database_url: str, key: str) -> None:
+    cipher = TokenCipher.from_setting(key)
+    assert cipher is not None
+    await _alembic(database_url, "upgrade", "0004")
+    async with Database(database_url) as database:
+        old_table = sa.table(  # linked_accounts as revision 0004 has it
+            "linked_accounts",
+            sa.column("discord_user_id"),
+            sa.column("token_ciphertext"),
+            sa.column("status"),
+            sa.column("linked_at", UTCDateTime()),
+            sa.column("updated_at", UTCDateTime()),
+        )
+        when = datetime(2026, 1, 1, tzinfo=UTC)
+        async with database.session() as session:
+            await session.execute(
+                old_table.insert().values(
+                    discord_user_id=USER,
+                    token_ciphertext=cipher.encrypt(USER, SecretStr("old-token")),
+                    status="valid",
+                    linked_at=when,
+                    updated_at=when,
+                )
+            )
+        assert await database.migrate() == HEAD_REVISION == "0005"
+        account = await TokenRegistry(database, cipher).get(USER)
+        assert account is not None and account.token.get_secret_value() == "old-token"
+        assert (account.refresh_token, account.expires_at) == (None, None)
+    await _alembic(database_url, "downgrade", "0004")
+    async with Database(database_url) as database:
+        assert await database.revision() == "0004"
+        async with database.session() as session:
+            count = await session.execute(text("SELECT count(*) FROM linked_accounts"))
+            assert count.scalar_one() == 1
+
+
+# --- settings and URLs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [
+        ("https://bot.example.org", True),
+        ("https://bot.example.org/", True),
+        ("http://127.0.0.1:8080", True),
+        ("http://localhost:8080", True),
+        ("http://bot.example.org", False),  # codes and tokens would travel in clear
+        ("ftp://bot.example.org", False),
+        ("bot.example.org", False),
+        ("https://bot.example.org/?x=1", False),
+    ],
+)
+def test_public_base_url_must_be_https_except_for_localhost(url: str, ok: bool) -> None:
+    if ok:
+        assert checked_base_url(url) == url.rstrip("/")
+    else:
+        with pytest.raises(ValueError):
+            checked_base_url(url)
+
+
+def test_sign_in_is_on_only_with_a_public_url_and_a_web_server() -> None:
+    base = {"_env_file": None, "public_base_url": "https://bot.example.org"}
+    assert OAuthConfig.from_settings(Settings(**base)) is None  # type: ignore[arg-type]
+    config = OAuthConfig.from_settings(Settings(**base, web_port=8080))  # type: ignore[arg-type]
+    assert config is not None
+    assert config.redirect_uri == "https://bot.example.org/oauth/callback"
+    assert config.issuer == "https://www.magisterium.com"
+    assert config.start_url("abc") == "https://bot.example.org/oauth/start/abc"
+
+
+@pytest.mark.parametrize(
+    ("issuer", "url"),
+    [
+        (
+            "https://www.magisterium.com",
+            "https://www.magisterium.com/.well-known/oauth-authorization-server",
+        ),
+        (
+            "https://auth.example.org/tenant/one",
+            "https://auth.example.org/.well-known/oauth-authorization-server/tenant/one",
+        ),
+    ],
+)
+def test_metadata_is_looked_up_where_rfc_8414_puts_it(issuer: str, url: str) -> None:
+    assert metadata_url(issuer) == url
