@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -17,11 +18,14 @@ from discord.ext import commands
 from bot.composition import Services, open_services
 from bot.heap import freeze_startup_heap
 from bot.i18n.translator import CatalogueTranslator
+from bot.invite import invite_url
+from bot.oauth import LinkedBySignIn
 from bot.observability import Metrics, register_settings_secrets
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.tree import MagisteriumTree
 from bot.web import Readiness, WebServer, web_app
+from bot.web.pages import SiteInfo
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,8 @@ class MagisteriumBot(commands.AutoShardedBot):
         self.metrics = Metrics()
         self._services: Services | None = None
         self.web_server: WebServer | None = None
+        # Called when someone links their account through the sign-in page (cogs.account).
+        self.sign_in_listeners: list[Callable[[LinkedBySignIn], Awaitable[None]]] = []
         # Set on SIGTERM (bot.lifecycle): new commands are turned away while running ones finish.
         self.draining = False
 
@@ -80,11 +86,14 @@ class MagisteriumBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.settings.web_port is not None:
             # First, so that /healthz answers while the rest starts (and /readyz says why not).
-            server = WebServer(
-                web_app(self.readiness(), self.metrics),
-                self.settings.web_host,
-                self.settings.web_port,
+            app = web_app(
+                self.readiness(),
+                self.metrics,
+                site=SiteInfo(invite_url=self._invite_url),
+                oauth=lambda: self._services.oauth if self._services else None,
+                on_linked=self._announce_linked,
             )
+            server = WebServer(app, self.settings.web_host, self.settings.web_port)
             await server.start()
             self.web_server = server
         self._services = await open_services(self.settings, metrics=self.metrics)
@@ -111,6 +120,15 @@ class MagisteriumBot(commands.AutoShardedBot):
                 if self._services is not None:
                     await self._services.aclose()
                     self._services = None
+
+    def _invite_url(self) -> str | None:
+        return invite_url(self.application_id) if self.application_id else None
+
+    async def _announce_linked(self, linked: LinkedBySignIn) -> None:
+        """An account was linked through the web page: tell whoever listens (the account cog
+        edits the Discord message the sign-in started from)."""
+        for listener in list(self.sign_in_listeners):
+            await listener(linked)
 
     def readiness(self) -> Readiness:
         """Connected to the gateway, not shutting down, and the database answering."""

@@ -15,6 +15,7 @@ from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
 from bot.respond import defer
+from cogs.account.sign_in import SignIns
 from cogs.account.validation import TokenVerdict, check_token
 from cogs.account.views import LinkTokenModal
 
@@ -84,6 +85,13 @@ class AccountCog(commands.Cog):
 
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
+        self.sign_ins = SignIns()
+
+    async def cog_load(self) -> None:
+        self.bot.sign_in_listeners.append(self.sign_ins.linked)
+
+    async def cog_unload(self) -> None:
+        self.bot.sign_in_listeners.remove(self.sign_ins.linked)
 
     @account.command(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
@@ -91,6 +99,10 @@ class AccountCog(commands.Cog):
         description=N_("Link your Magisterium account to this bot"),
     )
     async def link(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
+        oauth = self.bot.services.oauth
+        if oauth is not None:  # Sign in with Magisterium, or paste a token instead
+            await self.sign_ins.offer(interaction, oauth, self._store_token)
+            return
         # A modal must be the first response: nothing may be awaited before it.
         await interaction.response.send_modal(LinkTokenModal(self._store_token))
 

@@ -1,0 +1,323 @@
+"""Sign in with Magisterium against a real OAuth 2.0 authorization server on loopback (built
+with Authlib's server components, tests/oauth_server): discovery, dynamic registration, PKCE,
+the callback on the bot's own web server, refresh, denied consent, replayed and expired states.
+
+The browser here is httpx following the redirects by hand; tests/test_oauth_browser.py does the
+same in headless Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from bot.fake_server import FakeMagisterium
+from tests.conftest_db import closed_port
+from tests.harness import Harness, HarnessUser, InteractionResult
+from tests.oauth_server import ACCESS_TOKEN_PREFIX, OAuthTestServer, running_oauth_server
+
+LINK_STYLE = 5
+
+
+@pytest.fixture
+async def oauth_server() -> AsyncIterator[OAuthTestServer]:
+    async with running_oauth_server() as server:
+        server.auto_consent = "allow"
+        yield server
+
+
+@pytest.fixture
+def sign_in_settings() -> dict[str, Any]:
+    """Settings a test adds to sign-in's (scopes, resource, a static client…)."""
+    return {}
+
+
+@pytest.fixture
+def harness_overrides(
+    oauth_server: OAuthTestServer, sign_in_settings: dict[str, Any]
+) -> dict[str, Any]:
+    port = closed_port()
+    return {
+        "web_host": "127.0.0.1",
+        "web_port": port,
+        "public_base_url": f"http://127.0.0.1:{port}",
+        "oauth_issuer": oauth_server.issuer,
+        **sign_in_settings,
+    }
+
+
+@dataclass
+class SignIn:
+    offered: InteractionResult
+    start_url: str
+    callback_url: str | None = None
+    page: httpx.Response | None = None
+
+
+def link_button(result: InteractionResult) -> str:
+    buttons = [c for row in result.components for c in row["components"]]
+    [link] = [b for b in buttons if b.get("style") == LINK_STYLE]
+    return str(link["url"])
+
+
+async def offer(harness: Harness, user: HarnessUser, locale: str = "en-US") -> SignIn:
+    offered = await harness.slash("account link", user=user, locale=locale)
+    assert offered.callback_type == 4 and offered.ephemeral
+    return SignIn(offered, link_button(offered))
+
+
+async def follow(sign_in: SignIn) -> SignIn:
+    """The browser's part: start link → authorization server → back to the bot's callback."""
+    async with httpx.AsyncClient(follow_redirects=False) as browser:
+        start = await browser.get(sign_in.start_url)
+        assert start.status_code == 302, start.text
+        authorize = await browser.get(start.headers["location"])
+        assert authorize.status_code == 302, authorize.text
+        sign_in.callback_url = authorize.headers["location"]
+        sign_in.page = await browser.get(sign_in.callback_url)
+    return sign_in
+
+
+async def sign_in(harness: Harness, user: HarnessUser, locale: str = "en-US") -> SignIn:
+    return await follow(await offer(harness, user, locale))
+
+
+# --- the whole flow -----------------------------------------------------------------------------
+
+
+async def test_signing_in_links_the_account_and_the_bot_then_uses_the_new_token(
+    harness: Harness, oauth_server: OAuthTestServer, fake: FakeMagisterium
+) -> None:
+    user = harness.user(name="thérèse")
+    done = await sign_in(harness, user)
+    assert done.page is not None and done.page.status_code == 200
+    assert "Your Magisterium account is linked" in done.page.text
+    assert done.page.headers["Cache-Control"] == "no-store"
+
+    # Discovery (RFC 8414) and dynamic registration (RFC 7591) of a public PKCE client.
+    [registration] = oauth_server.registrations
+    assert registration["token_endpoint_auth_method"] == "none"
+    assert "refresh_token" in registration["grant_types"]
+    [authorize] = oauth_server.authorize_requests
+    assert authorize["code_challenge_method"] == "S256" and authorize["code_challenge"]
+    assert authorize["redirect_uri"].endswith("/oauth/callback")
+    assert authorize["resource"] is None and not authorize.get("scope")  # none configured
+
+    # The tokens are stored encrypted, exactly like a pasted one, and never shown.
+    issued = oauth_server.last_token
+    assert issued is not None
+    for secret in (issued.access_token, issued.refresh_token):
+        assert secret not in done.page.text and secret not in str(done.offered.requests)
+    account = await harness.bot.services.registry.get(user.id)
+    assert account is not None and account.token.get_secret_value() == issued.access_token
+    assert account.refresh_token is not None and account.expires_at is not None
+
+    # The ephemeral /account link message now says the account is linked.
+    assert done.offered.edits and "Account linked" in str(done.offered.edits[-1].payload)
+    assert done.offered.last_message is not None
+    assert not done.offered.last_message.get("components")
+
+    answered = await harness.slash("ask", question="What is grace?", user=user)
+    assert answered.embeds and fake.requests[-1].token == issued.access_token
+    assert issued.access_token.startswith(ACCESS_TOKEN_PREFIX)
+
+
+async def test_the_registration_is_kept_and_reused(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    await sign_in(harness, harness.user())
+    await sign_in(harness, harness.user())
+    assert len(oauth_server.registrations) == 1
+    assert len({r["client_id"] for r in oauth_server.authorize_requests}) == 1
+
+
+async def test_the_sign_in_page_speaks_the_persons_language(harness: Harness) -> None:
+    done = await sign_in(harness, harness.user(locale="de"), locale="de")
+    assert done.page is not None and '<html lang="de"' in done.page.text
+    assert "Your Magisterium account is linked" not in done.page.text
+
+
+async def test_paste_a_token_instead_still_opens_the_modal(harness: Harness) -> None:
+    user = harness.user()
+    offered = await offer(harness, user)
+    buttons = [c for row in offered.offered.components for c in row["components"]]
+    [paste] = [b for b in buttons if b.get("style") != LINK_STYLE]
+    opened = await harness.click(offered.offered, paste["custom_id"], user=user)
+    assert opened.callback_type == 9 and opened.modal is not None
+
+
+# --- what can go wrong --------------------------------------------------------------------------
+
+
+async def test_denied_consent_links_nothing_and_uses_the_state_up(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    oauth_server.auto_consent = "deny"
+    user = harness.user()
+    done = await sign_in(harness, user)
+    assert done.page is not None and done.page.status_code == 200
+    assert "Your account was not linked" in done.page.text
+    assert await harness.bot.services.registry.get(user.id) is None
+    async with httpx.AsyncClient() as browser:
+        again = await browser.get(done.start_url)
+    assert again.status_code == 400 and "already used" in again.text
+
+
+async def test_a_replayed_callback_is_refused(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    done = await sign_in(harness, harness.user())
+    assert done.callback_url is not None
+    async with httpx.AsyncClient() as browser:
+        replayed = await browser.get(done.callback_url)
+    assert replayed.status_code == 400
+    assert "This sign-in link was already used" in replayed.text
+    assert (
+        len([r for r in oauth_server.token_requests if r["grant_type"] == "authorization_code"])
+        == 1
+    )
+
+
+async def test_an_expired_link_is_refused(harness: Harness, oauth_server: OAuthTestServer) -> None:
+    offered = await offer(harness, harness.user())
+    async with harness.bot.services.db.session() as session:
+        await session.execute(text("UPDATE oauth_states SET expires_at = created_at"))
+    async with httpx.AsyncClient() as browser:
+        page = await browser.get(offered.start_url)
+    assert page.status_code == 400 and "This sign-in link has expired" in page.text
+    assert oauth_server.authorize_requests == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["state=forged&code=abc", "code=abc", "state=&error=access_denied"],
+)
+async def test_an_unknown_state_is_an_error_page(harness: Harness, query: str) -> None:
+    base = harness.bot.settings.public_base_url
+    async with httpx.AsyncClient() as browser:
+        page = await browser.get(f"{base}/oauth/callback?{query}")
+    assert page.status_code == 400 and "This sign-in link is not valid" in page.text
+    assert "<script" not in page.text
+
+
+async def test_a_failing_token_endpoint_is_a_clear_page_and_links_nothing(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    oauth_server.fail_token_endpoint(status=500)
+    user = harness.user()
+    done = await sign_in(harness, user)
+    assert done.page is not None and done.page.status_code == 502
+    assert "not reachable" in done.page.text
+    assert await harness.bot.services.registry.get(user.id) is None
+
+
+async def test_a_wrong_pkce_verifier_is_refused_by_the_server(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    user = harness.user()
+    offered = await offer(harness, user)
+    async with httpx.AsyncClient(follow_redirects=False) as browser:
+        start = await browser.get(offered.start_url)
+        authorize = await browser.get(start.headers["location"])
+        # Another sign-in's state would carry another verifier: swap the code into it.
+        other = await offer(harness, user)
+        other_start = await browser.get(other.start_url)
+        other_state = parse_qs(urlsplit(other_start.headers["location"]).query)["state"][0]
+        code = parse_qs(urlsplit(authorize.headers["location"]).query)["code"][0]
+        base = harness.bot.settings.public_base_url
+        page = await browser.get(
+            f"{base}/oauth/callback", params={"state": other_state, "code": code}
+        )
+    assert page.status_code == 502 or "did not complete" in page.text
+    assert await harness.bot.services.registry.get(user.id) is None
+    assert oauth_server.token_requests[-1]["status"] == 400
+
+
+# --- refresh ------------------------------------------------------------------------------------
+
+
+async def test_a_token_about_to_expire_is_refreshed_before_use(
+    harness: Harness, oauth_server: OAuthTestServer, fake: FakeMagisterium
+) -> None:
+    oauth_server.access_token_lifetime = 30  # inside the minute the bot refreshes ahead
+    user = harness.user()
+    await sign_in(harness, user)
+    first = oauth_server.last_token
+    await harness.slash("ask", question="What is grace?", user=user)
+    refreshed = oauth_server.last_token
+    assert first is not None and refreshed is not None and refreshed is not first
+    assert oauth_server.token_requests[-1]["grant_type"] == "refresh_token"
+    assert fake.requests[-1].token == refreshed.access_token
+
+
+async def test_a_401_refreshes_once_and_retries(
+    harness: Harness, oauth_server: OAuthTestServer, fake: FakeMagisterium
+) -> None:
+    user = harness.user()
+    await sign_in(harness, user)
+    first = oauth_server.last_token
+    assert first is not None
+    fake.accounts.revoke(first.access_token)  # Magisterium stops accepting it early
+    answered = await harness.slash("ask", question="What is grace?", user=user)
+    refreshed = oauth_server.last_token
+    assert refreshed is not None and refreshed.access_token != first.access_token
+    assert fake.requests[-1].token == refreshed.access_token
+    assert "Your Magisterium token no longer works" not in str(answered.embeds)
+
+
+async def test_a_refused_refresh_marks_the_account_for_relinking(
+    harness: Harness, oauth_server: OAuthTestServer, fake: FakeMagisterium
+) -> None:
+    oauth_server.access_token_lifetime = 30
+    user = harness.user()
+    await sign_in(harness, user)
+    oauth_server.revoke_refresh_tokens()
+    told = await harness.slash("ask", question="What is grace?", user=user)
+    assert "Your Magisterium token no longer works" in str(told.embeds)
+    account = await harness.bot.services.registry.get(user.id)
+    assert account is not None and account.status == "invalid"
+    assert fake.count(skill="catholic_qa") == 0
+
+
+# --- configured differently ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sign_in_settings",
+    [{"oauth_scopes": "a2a:read  profile", "oauth_resource": "https://www.magisterium.com/api"}],
+)
+async def test_scopes_and_resource_are_sent_when_configured(
+    harness: Harness, oauth_server: OAuthTestServer, sign_in_settings: dict[str, Any]
+) -> None:
+    await sign_in(harness, harness.user())
+    [authorize] = oauth_server.authorize_requests
+    assert authorize["scope"] == "a2a:read profile"
+    assert authorize["resource"] == "https://www.magisterium.com/api"
+    assert oauth_server.token_requests[-1]["resource"] == "https://www.magisterium.com/api"
+
+
+@pytest.mark.parametrize("sign_in_settings", [{"oauth_client_id": "static-bot"}])
+async def test_a_static_client_skips_registration(
+    harness: Harness, oauth_server: OAuthTestServer, sign_in_settings: dict[str, Any]
+) -> None:
+    base = harness.bot.settings.public_base_url
+    oauth_server.add_client("static-bot", redirect_uris=[f"{base}/oauth/callback"])
+    user = harness.user()
+    await sign_in(harness, user)
+    assert oauth_server.registrations == []
+    assert oauth_server.authorize_requests[-1]["client_id"] == "static-bot"
+    assert await harness.bot.services.registry.get(user.id) is not None
+
+
+async def test_without_a_public_url_account_link_is_the_modal_alone(
+    harness_bot: Any, oauth_server: OAuthTestServer
+) -> None:
+    harness_bot.settings.public_base_url = None
+    async with Harness.start(harness_bot) as harness:
+        opened = await harness.slash("account link")
+        assert opened.callback_type == 9
