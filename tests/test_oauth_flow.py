@@ -321,3 +321,19 @@ async def test_without_a_public_url_account_link_is_the_modal_alone(
     async with Harness.start(harness_bot) as harness:
         opened = await harness.slash("account link")
         assert opened.callback_type == 9
+
+
+async def test_a_registration_the_server_forgot_is_made_again(
+    harness: Harness, oauth_server: OAuthTestServer
+) -> None:
+    user = harness.user()
+    offered = await offer(harness, user)
+    async with httpx.AsyncClient(follow_redirects=False) as browser:
+        start = await browser.get(offered.start_url)
+        authorize = await browser.get(start.headers["location"])
+        oauth_server.clients.clear()  # the server loses every registration meanwhile
+        page = await browser.get(authorize.headers["location"])
+    assert page.status_code == 400 and "did not complete" in page.text
+    await sign_in(harness, user)  # the next sign-in registers again, and works
+    assert len(oauth_server.registrations) == 2
+    assert await harness.bot.services.registry.get(user.id) is not None

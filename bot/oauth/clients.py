@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import httpx
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
-from sqlalchemy import select
 
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import TokenCipher
@@ -127,7 +126,3 @@ class ClientSource:
             )
             if row is not None:
                 await session.delete(row)
-
-    async def stored_count(self) -> int:
-        async with self._db.session() as session:
-            return len((await session.execute(select(OAuthClientRow.client_id))).all())

@@ -6,7 +6,6 @@ import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
@@ -60,8 +59,6 @@ class OAuthService:
         )
         self._clients = ClientSource(config, db, cipher, http, clock=clock)
         self._refreshing: dict[int, asyncio.Future[LinkedAccount | None]] = {}
-        # The ephemeral /account link message of each sign-in in progress, to edit once linked.
-        self.pending: dict[str, Any] = {}
 
     # --- signing in --------------------------------------------------------------------------
 
@@ -103,6 +100,8 @@ class OAuthService:
                 code_verifier=signing_in.verifier.get_secret_value(),
             )
         except SignInFailed as failed:
+            if failed.error == "invalid_client" and not self.config.client_id:
+                await self._clients.forget()  # the server dropped our registration: redo it
             raise SignInFailed(failed.error, signing_in.user_id, signing_in.locale) from None
         await self._registry.link(
             signing_in.user_id,
