@@ -22,6 +22,7 @@ from bot.a2a.lookups import (
 )
 from bot.a2a.models import Task
 from bot.a2a.results import NotFound
+from bot.fake_server.lookup_statistics import METRICS as FAKE_METRICS
 
 Json = dict[str, Any]
 SAINT, POPE, PERSON, DIOCESE = (
@@ -688,27 +689,7 @@ def test_a_found_profile_wins_over_a_stray_not_found_sentence() -> None:
 
 # --- diocese statistics -------------------------------------------------------------------------
 
-METRICS = [
-    "catholics",
-    "population",
-    "percent_catholic",
-    "parishes",
-    "pastoral_centres",
-    "diocesan_priests",
-    "religious_priests",
-    "priests",
-    "permanent_deacons",
-    "male_religious",
-    "female_religious",
-    "seminarians",
-    "baptisms",
-    "confirmations",
-    "first_communions",
-    "marriages",
-    "deaths",
-    "catholic_schools",
-    "catholics_per_priest",
-]
+METRICS = list(FAKE_METRICS)  # the brief's 19 metrics, as the fake sends them
 
 
 def _series() -> list[Json]:

@@ -21,6 +21,7 @@ from matplotlib.text import Text
 from PIL import Image
 
 from bot.a2a.lookups import DioceseStatistics, YearRow
+from bot.fake_server.lookup_statistics import METRICS as FAKE_METRICS
 from bot.render import chart_style
 from bot.render.chart_style import drawable, drawable_part
 from bot.render.charts import (
@@ -37,27 +38,7 @@ from bot.render.charts import (
     with_gaps,
 )
 
-METRICS = [
-    "catholics",
-    "population",
-    "percent_catholic",
-    "parishes",
-    "pastoral_centres",
-    "diocesan_priests",
-    "religious_priests",
-    "priests",
-    "permanent_deacons",
-    "male_religious",
-    "female_religious",
-    "seminarians",
-    "baptisms",
-    "confirmations",
-    "first_communions",
-    "marriages",
-    "deaths",
-    "catholic_schools",
-    "catholics_per_priest",
-]
+METRICS = list(FAKE_METRICS)  # the brief's 19 metrics, as the fake sends them
 ABSENT_YEARS = {1981, 1982, 1999, 2013}
 NULLS = {"parishes": {1990}, "baptisms": {2005, 2006}, "priests": {1976, 1978}}
 KOREAN = "천주교 서울대교구"
