@@ -177,7 +177,6 @@ STATISTICS = Kind(
     "No diocese statistics found.",
     DIOCESE.matcher,
 )
-KINDS: dict[str, Kind] = {k.skill: k for k in (SAINT, POPE, PERSON, DIOCESE, STATISTICS)}
 
 
 def _found(kind: Kind, request: Request) -> tuple[str, list[Entry]]:

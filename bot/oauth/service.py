@@ -151,12 +151,6 @@ class OAuthService:
         self._refreshing[account.user_id] = future
         try:
             result = await self._refresh(account)
-        except OAuthUnavailable as error:
-            # The server is down, not refusing: the old token may still work until it expires.
-            log.warning("could not refresh a signed-in token: %s", error)
-            result = account
-            future.set_result(result)
-            return result
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: only the waiters care
@@ -176,6 +170,10 @@ class OAuthService:
             )
         except SignInFailed as failed:
             return await self._refresh_refused(account, failed.error)
+        except OAuthUnavailable as error:
+            # The server is down, not refusing: the old token may still work until it expires.
+            log.warning("could not refresh a signed-in token: %s", error)
+            return account
         return await self._store(account, tokens)
 
     async def _store(self, account: LinkedAccount, tokens: IssuedTokens) -> LinkedAccount | None:
@@ -187,9 +185,9 @@ class OAuthService:
             refresh_token=tokens.refresh_token,
             expires_at=tokens.expires_at,
         )
-        if not stored:  # unlinked or relinked meanwhile: whatever is stored now wins
-            return await self._registry.get(account.user_id)
-        log.info("refreshed a signed-in token")
+        if stored:
+            log.info("refreshed a signed-in token")
+        # Not stored: unlinked, relinked or refreshed elsewhere meanwhile; what is stored wins.
         return await self._registry.get(account.user_id)
 
     async def _refresh_refused(self, account: LinkedAccount, error: str) -> LinkedAccount | None:

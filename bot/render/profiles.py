@@ -22,7 +22,7 @@ from bot.render.limits import (
 )
 from bot.render.look import BRAND
 from bot.render.profile_labels import field_name, field_value, metric_name
-from bot.render.split import split_text, truncate
+from bot.render.split import one_line, split_text, truncate
 
 INLINE_MAX = 40  # a value this short sits beside others; longer ones get their own line
 FACTS_MAX = 20  # fields on the first page, leaving room for the numbers of a diocese
@@ -66,14 +66,10 @@ SEVERAL_MATCH = {
 HEADLINE_MAX = 6  # metrics in a diocese's headline numbers
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _facts(profile: Profile) -> list[tuple[str, str, bool]]:
     facts = []
     for field in profile.fields[:FACTS_MAX]:
-        name = truncate(field_name(_one_line(field.name)), FIELD_NAME) or BLANK
+        name = truncate(field_name(one_line(field.name)), FIELD_NAME) or BLANK
         value = truncate(field_value(field.value.strip()), FIELD_VALUE) or BLANK
         facts.append((name, value, len(value) <= INLINE_MAX and "\n" not in value))
     return facts
@@ -115,7 +111,7 @@ def headline_numbers(rows: list[YearRow], metrics: list[str]) -> tuple[str, str]
 
 def profile_pages(profile: Profile) -> list[discord.Embed]:
     """The facts, the numbers and the start of the text on page one; the rest of the text after."""
-    first = discord.Embed(title=truncate(_one_line(profile.title), 256), colour=BRAND)
+    first = discord.Embed(title=truncate(one_line(profile.title), 256), colour=BRAND)
     if profile.image_url:
         first.set_thumbnail(url=profile.image_url)
     for name, value, inline in _facts(profile):
@@ -143,11 +139,11 @@ def profile_pages(profile: Profile) -> list[discord.Embed]:
 
 def profile_markdown(profile: Profile) -> str:
     """The whole profile for "Send as file": title, every fact, numbers, then the text."""
-    parts = [f"# {_one_line(profile.title)}"]
+    parts = [f"# {one_line(profile.title)}"]
     if profile.fields:
         parts.append(
             "\n".join(
-                f"- **{field_name(_one_line(f.name))}:** "
+                f"- **{field_name(one_line(f.name))}:** "
                 + " / ".join(field_value(f.value).splitlines())
                 for f in profile.fields
             )
@@ -162,13 +158,13 @@ def profile_markdown(profile: Profile) -> str:
 
 def candidates_embed(found: Candidates, *, shown: int) -> discord.Embed:
     """The numbered list of matches the select below offers (the first ``shown`` of them)."""
-    query = truncate(_one_line(found.query), 80)
+    query = truncate(one_line(found.query), 80)
     title = _(SEVERAL_MATCH[found.kind]).format(query=query)
     lines = []
     for number, candidate in enumerate(found.candidates[:shown], start=1):
-        line = f"{number}. **{_one_line(candidate.name)}**"
+        line = f"{number}. **{one_line(candidate.name)}**"
         if candidate.summary:
-            line += f" — {_one_line(candidate.summary)}"
+            line += f" — {one_line(candidate.summary)}"
         lines.append(truncate(line, CANDIDATE_LINE))
     # Translators: under a numbered list of matches, above the menu to choose one from.
     text = "\n".join(lines) + "\n\n" + _("Choose one below.")

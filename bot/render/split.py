@@ -184,6 +184,11 @@ def split_text(text: str, limit: int) -> list[str]:
     return [piece.text for piece in split_pieces(text, limit)]
 
 
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace, line breaks included, as one space."""
+    return " ".join(text.split())
+
+
 def truncate(text: str, limit: int, ellipsis: str = "…") -> str:
     """``text`` cut to ``limit`` characters (ellipsis included) between grapheme clusters,
     before a link or inline code span rather than inside it."""

@@ -17,7 +17,7 @@ from bot.i18n import N_, _
 from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
 from bot.render.profile_labels import field_name
 from bot.render.profiles import KIND_WORDS, LINK_ROLES
-from bot.render.split import truncate
+from bot.render.split import one_line, truncate
 from cogs._lookups.refs import LookupRef
 
 OPEN_ID = "lookup:open"
@@ -45,17 +45,13 @@ class ShownButton(discord.ui.Button[Any]):
         return False
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _option(ref: LookupRef, label: str, description: str | None) -> discord.SelectOption | None:
     value = ref.encode()
-    if value is None or not _one_line(label):
+    if value is None or not one_line(label):
         return None
-    about = truncate(_one_line(description), SELECT_OPTION_DESCRIPTION) if description else None
+    about = truncate(one_line(description), SELECT_OPTION_DESCRIPTION) if description else None
     return discord.SelectOption(
-        label=truncate(_one_line(label), SELECT_OPTION_LABEL), value=value, description=about
+        label=truncate(one_line(label), SELECT_OPTION_LABEL), value=value, description=about
     )
 
 
