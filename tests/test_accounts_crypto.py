@@ -9,6 +9,7 @@ from pydantic import SecretStr
 from bot.accounts import (
     InvalidEncryptionKey,
     LinkedAccount,
+    Purpose,
     TokenBindingError,
     TokenCipher,
     TokenDecryptionError,
@@ -25,60 +26,102 @@ def cipher_for(*keys: str) -> TokenCipher:
     return cipher
 
 
+ACCESS = Purpose.ACCESS_TOKEN
+
+
 def test_a_token_round_trips_for_its_owner(cipher: TokenCipher) -> None:
-    ciphertext = cipher.encrypt(42, TOKEN)
+    ciphertext = cipher.encrypt(42, TOKEN, ACCESS)
     assert TOKEN.get_secret_value() not in ciphertext
-    assert cipher.decrypt(42, ciphertext) == TOKEN
+    assert cipher.decrypt(42, ciphertext, ACCESS) == TOKEN
 
 
 def test_a_token_may_contain_the_separator(cipher: TokenCipher) -> None:
     token = SecretStr("a:b:c")
-    assert cipher.decrypt(7, cipher.encrypt(7, token)) == token
+    assert cipher.decrypt(7, cipher.encrypt(7, token, ACCESS), ACCESS) == token
 
 
 def test_a_ciphertext_does_not_decrypt_for_another_user(cipher: TokenCipher) -> None:
-    ciphertext = cipher.encrypt(42, TOKEN)
+    ciphertext = cipher.encrypt(42, TOKEN, ACCESS)
     with pytest.raises(TokenBindingError) as raised:
-        cipher.decrypt(43, ciphertext)
+        cipher.decrypt(43, ciphertext, ACCESS)
     assert TOKEN.get_secret_value() not in str(raised.value)
+
+
+@pytest.mark.parametrize("written", list(Purpose))
+def test_a_ciphertext_reads_back_only_as_what_it_was_written_for(
+    cipher: TokenCipher, written: Purpose
+) -> None:
+    """An access token copied into the refresh column of the same row is not a refresh token."""
+    ciphertext = cipher.encrypt(42, TOKEN, written)
+    assert cipher.decrypt(42, ciphertext, written) == TOKEN
+    for other in set(Purpose) - {written}:
+        with pytest.raises(TokenBindingError) as raised:
+            cipher.decrypt(42, ciphertext, other)
+        assert TOKEN.get_secret_value() not in str(raised.value)
+
+
+def legacy_ciphertext(key: str, owner: int, secret: str) -> str:
+    """A row as the bot wrote it before purposes existed: ``mgb1:<owner>:<secret>``."""
+    return Fernet(key.encode()).encrypt(f"mgb1:{owner}:{secret}".encode()).decode()
+
+
+def test_a_row_written_before_purposes_still_reads_for_its_owner(
+    key: str, cipher: TokenCipher
+) -> None:
+    old = legacy_ciphertext(key, 42, "a:b")
+    assert cipher.decrypt(42, old, Purpose.REFRESH_TOKEN).get_secret_value() == "a:b"
+    with pytest.raises(TokenBindingError):
+        cipher.decrypt(43, old, Purpose.REFRESH_TOKEN)
+
+
+def test_reencrypting_upgrades_a_legacy_row_and_binds_its_purpose(
+    key: str, cipher: TokenCipher
+) -> None:
+    upgraded = cipher.reencrypt(42, legacy_ciphertext(key, 42, "tok"), ACCESS)
+    assert cipher.decrypt(42, upgraded, ACCESS).get_secret_value() == "tok"
+    with pytest.raises(TokenBindingError):
+        cipher.decrypt(42, upgraded, Purpose.REFRESH_TOKEN)
 
 
 def test_a_ciphertext_from_another_key_does_not_decrypt(cipher: TokenCipher) -> None:
-    foreign = cipher_for(generate_key()).encrypt(42, TOKEN)
+    foreign = cipher_for(generate_key()).encrypt(42, TOKEN, ACCESS)
     with pytest.raises(TokenDecryptionError) as raised:
-        cipher.decrypt(42, foreign)
+        cipher.decrypt(42, foreign, ACCESS)
     assert not isinstance(raised.value, TokenBindingError)
 
 
-def test_a_payload_without_an_owner_is_refused(key: str, cipher: TokenCipher) -> None:
-    unbound = Fernet(key.encode()).encrypt(TOKEN.get_secret_value().encode()).decode()
+@pytest.mark.parametrize("plaintext", ["mag-live-7f3a9c2e1b", "mgb2:access:42", "mgb3:access:42:x"])
+def test_a_payload_without_an_owner_is_refused(
+    key: str, cipher: TokenCipher, plaintext: str
+) -> None:
+    unbound = Fernet(key.encode()).encrypt(plaintext.encode()).decode()
     with pytest.raises(TokenBindingError) as raised:
-        cipher.decrypt(42, unbound)
+        cipher.decrypt(42, unbound, ACCESS)
     assert TOKEN.get_secret_value() not in str(raised.value)
 
 
-def test_rotation_moves_a_ciphertext_to_the_first_key() -> None:
+def test_reencrypting_moves_a_ciphertext_to_the_first_key() -> None:
     old_key, new_key = generate_key(), generate_key()
-    ciphertext = cipher_for(old_key).encrypt(42, TOKEN)
+    ciphertext = cipher_for(old_key).encrypt(42, TOKEN, ACCESS)
 
-    rotated = cipher_for(new_key, old_key).rotate(ciphertext)
+    rotated = cipher_for(new_key, old_key).reencrypt(42, ciphertext, ACCESS)
 
-    assert cipher_for(new_key).decrypt(42, rotated) == TOKEN
+    assert cipher_for(new_key).decrypt(42, rotated, ACCESS) == TOKEN
     with pytest.raises(TokenDecryptionError):
-        cipher_for(old_key).decrypt(42, rotated)
+        cipher_for(old_key).decrypt(42, rotated, ACCESS)
     with pytest.raises(TokenBindingError):  # the binding survives rotation
-        cipher_for(new_key).decrypt(43, rotated)
+        cipher_for(new_key).decrypt(43, rotated, ACCESS)
 
 
-def test_rotating_a_ciphertext_of_an_unknown_key_fails(cipher: TokenCipher) -> None:
+def test_reencrypting_a_ciphertext_of_an_unknown_key_fails(cipher: TokenCipher) -> None:
     with pytest.raises(TokenDecryptionError):
-        cipher.rotate(cipher_for(generate_key()).encrypt(1, TOKEN))
+        cipher.reencrypt(1, cipher_for(generate_key()).encrypt(1, TOKEN, ACCESS), ACCESS)
 
 
 def test_the_first_key_encrypts() -> None:
     first, second = generate_key(), generate_key()
-    ciphertext = cipher_for(first, second).encrypt(1, TOKEN)
-    assert cipher_for(first).decrypt(1, ciphertext) == TOKEN
+    ciphertext = cipher_for(first, second).encrypt(1, TOKEN, ACCESS)
+    assert cipher_for(first).decrypt(1, ciphertext, ACCESS) == TOKEN
 
 
 @pytest.mark.parametrize("value", [None, "", "  ", " , ", SecretStr("")])

@@ -19,6 +19,7 @@ from bot.accounts import (
     WrongEncryptionKey,
     generate_key,
 )
+from bot.accounts.rotation import rotate_every_secret
 from bot.storage import Base, Database, LinkedAccountRow, SharedTokenUsageRow
 from bot.storage.models import USER_ID_COLUMN
 from tests.conftest_db import FakeClock
@@ -204,8 +205,8 @@ async def test_key_rotation(database: Database) -> None:
     old_key, new_key = generate_key(), generate_key()
     await link_all(TokenRegistry(database, cipher_for(old_key)))
 
-    rotating = TokenRegistry(database, cipher_for(new_key, old_key))
-    assert await rotating.rotate_keys(batch_size=2) == len(TOKENS)
+    rotated = await rotate_every_secret(database, cipher_for(new_key, old_key), batch_size=2)
+    assert rotated["linked_accounts.token_ciphertext"] == len(TOKENS)
 
     only_new = TokenRegistry(database, cipher_for(new_key))
     for user_id, token in TOKENS.items():
@@ -224,7 +225,7 @@ async def test_rotation_is_all_or_nothing(database: Database) -> None:
     before = await ciphertexts(database)
 
     with pytest.raises(TokenDecryptionError, match="user 9") as raised:
-        await TokenRegistry(database, cipher_for(generate_key(), key)).rotate_keys(batch_size=2)
+        await rotate_every_secret(database, cipher_for(generate_key(), key), batch_size=2)
 
     assert "mag-token" not in str(raised.value)
     assert await ciphertexts(database) == before

@@ -10,7 +10,8 @@ import sqlalchemy as sa
 from pydantic import SecretStr
 from sqlalchemy import text
 
-from bot.accounts import TokenCipher, TokenRegistry
+from bot.accounts import Purpose, TokenCipher, TokenRegistry
+from bot.accounts.rotation import rotate_every_secret
 from bot.oauth.config import OAuthConfig
 from bot.oauth.errors import StateProblem
 from bot.oauth.metadata import metadata_url
@@ -108,8 +109,11 @@ async def test_refresh_tokens_are_encrypted_rotated_and_replaced(
         expires_at=None,
     )
 
-    rotated = TokenRegistry(database, TokenCipher.from_setting(f"{_new_key()},{key}"))
-    assert await rotated.rotate_keys() == 1
+    both = TokenCipher.from_setting(f"{_new_key()},{key}")
+    assert both is not None
+    rotated = await rotate_every_secret(database, both)
+    assert rotated["linked_accounts.token_ciphertext"] == 1
+    assert rotated["linked_accounts.refresh_ciphertext"] == 1
     only_new = TokenRegistry(database, TokenCipher.from_setting(_KEYS[-1]))
     account = await only_new.get(USER)
     assert account is not None and account.refresh_token is not None
@@ -152,7 +156,9 @@ async def test_migration_0005_keeps_existing_accounts(database_url: str, key: st
             await session.execute(
                 old_table.insert().values(
                     discord_user_id=USER,
-                    token_ciphertext=cipher.encrypt(USER, SecretStr("old-token")),
+                    token_ciphertext=cipher.encrypt(
+                        USER, SecretStr("old-token"), Purpose.ACCESS_TOKEN
+                    ),
                     status="valid",
                     linked_at=when,
                     updated_at=when,

@@ -18,7 +18,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.__main__ import main
-from bot.accounts import TokenCipher, generate_key
+from bot.accounts import Purpose, TokenCipher, generate_key
 from bot.app import create_bot
 from bot.fake_server import FakeMagisterium, Fault
 from bot.observability import REDACTED, configure_logging
@@ -30,7 +30,7 @@ from tests.harness.fixtures import harness_settings
 FERNET_KEY = generate_key()
 _cipher = TokenCipher.from_setting(FERNET_KEY)
 assert _cipher is not None
-CIPHERTEXT = _cipher.encrypt(42, SecretStr("a-linked-magisterium-token"))
+CIPHERTEXT = _cipher.encrypt(42, SecretStr("a-linked-magisterium-token"), Purpose.ACCESS_TOKEN)
 DISCORD_TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 BEARER = "mgm_live_0123456789abcdef"
 

@@ -1,6 +1,6 @@
 """Accounts: users' own Magisterium tokens (encrypted at rest) and the shared-token quota."""
 
-from bot.accounts.crypto import TokenCipher, generate_key
+from bot.accounts.crypto import SERVICE_OWNER, Purpose, TokenCipher, generate_key
 from bot.accounts.errors import (
     AccountsError,
     EncryptionKeyError,
@@ -17,12 +17,14 @@ from bot.accounts.quota import SharedTokenQuota
 from bot.accounts.registry import AccountStatus, LinkedAccount, TokenRegistry
 
 __all__ = [
+    "SERVICE_OWNER",
     "AccountStatus",
     "AccountsError",
     "EncryptionKeyError",
     "InvalidEncryptionKey",
     "LinkedAccount",
     "MissingEncryptionKey",
+    "Purpose",
     "QuotaExceeded",
     "QuotaPool",
     "SharedTokenQuota",

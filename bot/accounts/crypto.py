@@ -1,14 +1,22 @@
-"""Encryption of users' Magisterium tokens at rest (Fernet, with key rotation).
+"""Encryption of secrets at rest (Fernet, with key rotation), each bound to its owner and purpose.
 
-Binding a ciphertext to its owner: the encrypted plaintext is ``mgb1:<user id>:<token>`` and
-``decrypt`` checks the user id. Fernet authenticates the whole payload (HMAC-SHA256), so the id
-cannot be altered without the key, and a ciphertext copied into another user's row fails with
-``TokenBindingError`` instead of handing that user someone else's token. This was chosen over
-per-user keys derived with HKDF because ``MultiFernet.rotate`` can then re-encrypt any row
-without knowing whose it is, and the operator's keys stay plain Fernet keys.
+The encrypted plaintext is ``mgb2:<purpose>:<owner>:<secret>`` and ``decrypt`` checks both the
+owner (a Discord user id, or :data:`SERVICE_OWNER` for the bot's own secrets) and the purpose (an
+access token, a refresh token, a PKCE verifier, a client secret). Fernet authenticates the whole
+payload (HMAC-SHA256), so neither can be altered without the key: a ciphertext copied into
+another user's row, or into another column of the same row (an access token into the refresh
+column), fails with ``TokenBindingError`` instead of being read as something it is not.
+
+This was chosen over per-user keys derived with HKDF because ``MultiFernet`` then decrypts any
+row under any configured key, and the operator's keys stay plain Fernet keys.
+
+Rows written before purposes existed (``mgb1:<owner>:<secret>``) are still read, for any
+purpose; ``python -m bot rotate-keys`` rewrites them in the current format.
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from pydantic import SecretStr
@@ -16,7 +24,19 @@ from pydantic import SecretStr
 from bot.accounts.errors import InvalidEncryptionKey, TokenBindingError, TokenDecryptionError
 
 SETTING_NAME = "TOKEN_ENCRYPTION_KEY"
-_FORMAT = "mgb1"
+# The owner of the bot's own secrets (a registered client's secret): no Discord id is 0.
+SERVICE_OWNER = 0
+_FORMAT = "mgb2"
+_LEGACY_FORMAT = "mgb1"  # owner only, no purpose
+
+
+class Purpose(StrEnum):
+    """What a ciphertext holds; part of what it is bound to (names of kinds, not secrets)."""
+
+    ACCESS_TOKEN = "access"  # noqa: S105
+    REFRESH_TOKEN = "refresh"  # noqa: S105
+    PKCE_VERIFIER = "pkce-verifier"
+    CLIENT_SECRET = "client-secret"  # noqa: S105
 
 
 def generate_key() -> str:
@@ -58,38 +78,42 @@ class TokenCipher:
     def __repr__(self) -> str:
         return f"TokenCipher(keys={self._key_count})"
 
-    def encrypt(self, user_id: int, token: SecretStr) -> str:
-        plaintext = f"{_FORMAT}:{user_id}:{token.get_secret_value()}"
+    def encrypt(self, owner: int, secret: SecretStr, purpose: Purpose) -> str:
+        plaintext = f"{_FORMAT}:{purpose.value}:{owner}:{secret.get_secret_value()}"
         return self._fernet.encrypt(plaintext.encode("utf-8")).decode("ascii")
 
-    def decrypt(self, user_id: int, ciphertext: str) -> SecretStr:
-        """The token, if ``ciphertext`` was encrypted for ``user_id`` under one of the keys."""
-        plaintext = self._plaintext(ciphertext)
-        prefix, owner, token = _split(plaintext)
-        if prefix != _FORMAT or owner != str(user_id):
-            raise TokenBindingError("the stored token belongs to another user")
-        return SecretStr(token)
+    def decrypt(self, owner: int, ciphertext: str, purpose: Purpose) -> SecretStr:
+        """The secret, if ``ciphertext`` was encrypted for ``owner`` and ``purpose`` under one
+        of the keys."""
+        found_purpose, found_owner, secret = _parse(self._plaintext(ciphertext))
+        if found_owner != str(owner):
+            raise TokenBindingError("the stored secret belongs to someone else")
+        if found_purpose is not None and found_purpose != purpose.value:
+            raise TokenBindingError(f"the stored secret is not a {purpose.value} secret")
+        return SecretStr(secret)
 
-    def rotate(self, ciphertext: str) -> str:
-        """The same plaintext re-encrypted under the first key (owner binding unchanged)."""
-        try:
-            return self._fernet.rotate(ciphertext.encode("ascii")).decode("ascii")
-        except (InvalidToken, UnicodeEncodeError):
-            raise TokenDecryptionError(
-                f"a stored token cannot be decrypted with any key in {SETTING_NAME}"
-            ) from None
+    def reencrypt(self, owner: int, ciphertext: str, purpose: Purpose) -> str:
+        """The same secret encrypted again under the first key, in the current format."""
+        return self.encrypt(owner, self.decrypt(owner, ciphertext, purpose), purpose)
 
     def _plaintext(self, ciphertext: str) -> str:
         try:
             return self._fernet.decrypt(ciphertext.encode("ascii")).decode("utf-8")
         except (InvalidToken, UnicodeError):
             raise TokenDecryptionError(
-                f"a stored token cannot be decrypted with any key in {SETTING_NAME}"
+                f"a stored secret cannot be decrypted with any key in {SETTING_NAME}"
             ) from None
 
 
-def _split(plaintext: str) -> tuple[str, str, str]:
-    parts = plaintext.split(":", 2)
-    if len(parts) != 3:
-        raise TokenBindingError("the stored token has no owner")
-    return parts[0], parts[1], parts[2]
+def _parse(plaintext: str) -> tuple[str | None, str, str]:
+    """(purpose or None for a legacy row, owner, secret)."""
+    version, _, rest = plaintext.partition(":")
+    if version == _FORMAT:
+        parts = rest.split(":", 2)
+        if len(parts) == 3:
+            return parts[0], parts[1], parts[2]
+    elif version == _LEGACY_FORMAT:
+        owner, separator, secret = rest.partition(":")
+        if separator:
+            return None, owner, secret
+    raise TokenBindingError("the stored secret has no owner")

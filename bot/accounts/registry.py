@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import CursorResult
 
 from bot.accounts.clock import Clock, utcnow
-from bot.accounts.crypto import SETTING_NAME, TokenCipher
+from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import (
     MissingEncryptionKey,
     TokenBindingError,
@@ -90,8 +90,10 @@ class TokenRegistry:
         _check_status(status)
         note = _clip(note)
         cipher = self._require_cipher()
-        ciphertext = cipher.encrypt(user_id, token)
-        refresh = cipher.encrypt(user_id, refresh_token) if refresh_token else None
+        ciphertext = cipher.encrypt(user_id, token, Purpose.ACCESS_TOKEN)
+        refresh = (
+            cipher.encrypt(user_id, refresh_token, Purpose.REFRESH_TOKEN) if refresh_token else None
+        )
         now = self._clock()
         insert = dialect_insert(self._db.dialect_name, Row).values(
             discord_user_id=user_id,
@@ -132,8 +134,8 @@ class TokenRegistry:
             update(Row)
             .where(Row.discord_user_id == user_id, Row.updated_at == current.updated_at)
             .values(
-                token_ciphertext=cipher.encrypt(user_id, token),
-                refresh_ciphertext=cipher.encrypt(user_id, kept),
+                token_ciphertext=cipher.encrypt(user_id, token, Purpose.ACCESS_TOKEN),
+                refresh_ciphertext=cipher.encrypt(user_id, kept, Purpose.REFRESH_TOKEN),
                 expires_at=expires_at,
                 status="valid",
                 note=None,
@@ -150,9 +152,11 @@ class TokenRegistry:
         if row is None:
             return None
         cipher = self._require_cipher()
-        token = cipher.decrypt(user_id, row.token_ciphertext)
+        token = cipher.decrypt(user_id, row.token_ciphertext, Purpose.ACCESS_TOKEN)
         refresh = (
-            cipher.decrypt(user_id, row.refresh_ciphertext) if row.refresh_ciphertext else None
+            cipher.decrypt(user_id, row.refresh_ciphertext, Purpose.REFRESH_TOKEN)
+            if row.refresh_ciphertext
+            else None
         )
         return LinkedAccount(
             user_id=user_id,
@@ -201,40 +205,6 @@ class TokenRegistry:
     async def count(self) -> int:
         async with self._db.session() as session:
             return (await session.execute(select(func.count()).select_from(Row))).scalar_one()
-
-    async def rotate_keys(self, *, batch_size: int = 500) -> int:
-        """Re-encrypt every token under the first key, all in one transaction; the count.
-
-        Rows are read in batches by user id, so memory stays flat on a large table. A row
-        changed meanwhile by a concurrent link is left alone (the update matches the old
-        ciphertext), never overwritten with a stale token.
-        """
-        cipher = self._require_cipher()
-        rotated = 0
-        last_id: int | None = None
-        async with self._db.session() as session:
-            while True:
-                query = select(Row.discord_user_id, Row.token_ciphertext, Row.refresh_ciphertext)
-                if last_id is not None:
-                    query = query.where(Row.discord_user_id > last_id)
-                batch = (
-                    await session.execute(query.order_by(Row.discord_user_id).limit(batch_size))
-                ).all()
-                if not batch:
-                    break
-                for user_id, ciphertext, refresh in batch:
-                    values = {"token_ciphertext": _rotated(cipher, user_id, ciphertext)}
-                    if refresh is not None:
-                        values["refresh_ciphertext"] = _rotated(cipher, user_id, refresh)
-                    result = await session.execute(
-                        update(Row)
-                        .where(Row.discord_user_id == user_id, Row.token_ciphertext == ciphertext)
-                        .values(**values)
-                    )
-                    rotated += _rowcount(result)
-                last_id = batch[-1][0]
-        log.info("re-encrypted %d tokens under the first key", rotated)
-        return rotated
 
     async def check_startup(self) -> int:
         """Fail early with an operator-readable error when stored tokens cannot be read;
@@ -292,19 +262,9 @@ def _rowcount(result: Any) -> int:
     return cast("CursorResult[Any]", result).rowcount
 
 
-def _rotated(cipher: TokenCipher, user_id: int, ciphertext: str) -> str:
-    try:
-        return cipher.rotate(ciphertext)
-    except TokenDecryptionError:
-        raise TokenDecryptionError(
-            f"the token of user {user_id} cannot be decrypted with any key in {SETTING_NAME}; "
-            "nothing was re-encrypted"
-        ) from None
-
-
 def _decrypts(cipher: TokenCipher, user_id: int, ciphertext: str) -> bool:
     try:
-        cipher.decrypt(user_id, ciphertext)
+        cipher.decrypt(user_id, ciphertext, Purpose.ACCESS_TOKEN)
     except TokenBindingError:
         return True  # the key fits; this one row was copied from another user
     except TokenDecryptionError:

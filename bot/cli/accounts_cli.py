@@ -7,7 +7,8 @@ import asyncio
 
 from pydantic import SecretStr
 
-from bot.accounts import AccountsError, TokenCipher, TokenRegistry, generate_key
+from bot.accounts import AccountsError, TokenCipher, generate_key
+from bot.accounts.rotation import rotate_every_secret
 from bot.cli.common import CLIError, fail, load_settings
 from bot.storage import Database, StorageUnavailable
 
@@ -22,7 +23,7 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     genkey_parser.set_defaults(handler=genkey)
     rotate_parser = commands.add_parser(
         "rotate-keys",
-        help="re-encrypt every stored token under the first key of TOKEN_ENCRYPTION_KEY",
+        help="re-encrypt every stored secret under the first key of TOKEN_ENCRYPTION_KEY",
         description="Afterwards the older keys can be removed from TOKEN_ENCRYPTION_KEY.",
     )
     rotate_parser.set_defaults(handler=rotate_keys)
@@ -41,10 +42,12 @@ def rotate_keys(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()
         cipher = _cipher(settings.token_encryption_key)
-        count = asyncio.run(_rotate(settings.database_url, cipher))
+        counts = asyncio.run(_rotate(settings.database_url, cipher))
     except CLIError as error:
         return fail(error)
-    print(f"re-encrypted {count} tokens under the first key")
+    for column, count in counts.items():
+        print(f"{column}: re-encrypted {count}")
+    print(f"re-encrypted {sum(counts.values())} secrets under the first key")
     return 0
 
 
@@ -68,12 +71,12 @@ def _cipher(setting: SecretStr | None) -> TokenCipher:
     return cipher
 
 
-async def _rotate(url: str, cipher: TokenCipher) -> int:
+async def _rotate(url: str, cipher: TokenCipher) -> dict[str, int]:
     async with _database(url) as db:
         try:
             if await db.revision() is None:
                 raise CLIError("the database has no tables yet: run `python -m bot migrate`")
-            return await TokenRegistry(db, cipher).rotate_keys()
+            return await rotate_every_secret(db, cipher)
         except (StorageUnavailable, AccountsError) as error:
             raise CLIError(str(error)) from None
 

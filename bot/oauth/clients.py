@@ -9,7 +9,8 @@ import httpx
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
 from bot.accounts.clock import Clock, utcnow
-from bot.accounts.crypto import TokenCipher
+from bot.accounts.crypto import SERVICE_OWNER, Purpose, TokenCipher
+from bot.accounts.errors import TokenDecryptionError
 from bot.oauth.config import CLIENT_NAME, OAuthConfig
 from bot.oauth.errors import OAuthUnavailable
 from bot.oauth.metadata import ServerMetadata
@@ -18,9 +19,6 @@ from bot.storage.models import OAuthClientRow
 from bot.storage.upsert import dialect_insert
 
 log = logging.getLogger(__name__)
-
-# A client secret is encrypted like a token, bound to this pseudo-user (no Discord id is 0).
-CLIENT_SECRET_OWNER = 0
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,15 @@ class ClientSource:
             return None
         secret = None
         if row.secret_ciphertext and self._cipher is not None:
-            secret = self._cipher.decrypt(CLIENT_SECRET_OWNER, row.secret_ciphertext)
+            try:
+                secret = self._cipher.decrypt(
+                    SERVICE_OWNER, row.secret_ciphertext, Purpose.CLIENT_SECRET
+                )
+            except TokenDecryptionError:
+                # Encrypted under a key that was dropped: a registration is cheap to redo.
+                log.warning("the stored OAuth client secret cannot be decrypted: registering anew")
+                await self.forget()
+                return None
         return ClientCredentials(row.client_id, secret)
 
     async def _register(self, endpoint: str) -> ClientCredentials:
@@ -106,7 +112,7 @@ class ClientSource:
         if secret is not None:
             if self._cipher is None:
                 raise OAuthUnavailable("TOKEN_ENCRYPTION_KEY is needed to keep the client secret")
-            ciphertext = self._cipher.encrypt(CLIENT_SECRET_OWNER, secret)
+            ciphertext = self._cipher.encrypt(SERVICE_OWNER, secret, Purpose.CLIENT_SECRET)
         # Two processes registering at once: the first row stays, and both use it.
         insert = dialect_insert(self._db.dialect_name, OAuthClientRow).values(
             issuer=self._config.issuer,

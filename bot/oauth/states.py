@@ -16,9 +16,10 @@ from pydantic import SecretStr
 from sqlalchemy import delete, update
 
 from bot.accounts.clock import Clock, utcnow
-from bot.accounts.crypto import TokenCipher
+from bot.accounts.crypto import Purpose, TokenCipher
+from bot.accounts.errors import TokenDecryptionError
 from bot.oauth.config import STATE_LIFETIME_SECONDS
-from bot.oauth.errors import StateProblem
+from bot.oauth.errors import OAuthUnavailable, StateProblem
 from bot.storage import Database
 from bot.storage.models import OAuthStateRow
 
@@ -52,7 +53,7 @@ class StateStore:
         row = Row(
             state_hash=state_hash(state),
             discord_user_id=user_id,
-            verifier_ciphertext=self._cipher.encrypt(user_id, verifier),
+            verifier_ciphertext=self._cipher.encrypt(user_id, verifier, Purpose.PKCE_VERIFIER),
             locale=locale,
             created_at=now,
             expires_at=now + timedelta(seconds=STATE_LIFETIME_SECONDS),
@@ -100,5 +101,12 @@ class StateStore:
             raise StateProblem("replayed")
         if self._clock() >= row.expires_at:
             raise StateProblem("expired")
-        verifier = self._cipher.decrypt(row.discord_user_id, row.verifier_ciphertext)
+        try:
+            verifier = self._cipher.decrypt(
+                row.discord_user_id, row.verifier_ciphertext, Purpose.PKCE_VERIFIER
+            )
+        except TokenDecryptionError:
+            # The key that encrypted it was dropped (TOKEN_ENCRYPTION_KEY changed without
+            # rotate-keys): this sign-in cannot finish; the person starts a new one.
+            raise OAuthUnavailable("a sign-in's stored verifier cannot be decrypted") from None
         return SignInState(row.discord_user_id, row.locale, verifier)
