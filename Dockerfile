@@ -6,10 +6,15 @@
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
+# The dependencies first, exactly as pinned in requirements.lock: pip checks every download against
+# its sha256 there, so a changed or substituted file fails the build (and this layer stays cached
+# until the lock changes). Then the project alone, resolving nothing again.
+COPY requirements.lock ./
+RUN pip wheel --require-hashes -r requirements.lock --wheel-dir /wheels
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip wheel --wheel-dir /wheels .
+RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # --- runtime: the wheels installed offline, run as an unprivileged user ------------------------
 FROM python:3.11-slim AS runtime
@@ -19,6 +24,8 @@ ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     WEB_HOST=0.0.0.0 \
     WEB_PORT=8080 \
+    OPERATOR_HOST=127.0.0.1 \
+    OPERATOR_PORT=9090 \
     LOG_FORMAT=json
 RUN groupadd --gid 10001 magisterium \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /app \
@@ -31,10 +38,12 @@ WORKDIR /app
 RUN mkdir /app/data && chown 10001:10001 /app/data
 VOLUME ["/app/data"]
 USER 10001:10001
+# The public pages and sign-in. The operator's port (/healthz, /readyz, /metrics) is not exposed:
+# it answers on 127.0.0.1 inside the container unless OPERATOR_HOST says otherwise.
 EXPOSE 8080
-# slim has no curl: ask /healthz with Python's urllib (any error or non-2xx status fails).
+# slim has no curl: ask the operator's /healthz with Python's urllib (any error or non-2xx fails).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('WEB_PORT', '8080') + '/healthz', timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('OPERATOR_PORT', '9090') + '/healthz', timeout=4)"]
 # SIGTERM (docker stop) drains commands in flight for SHUTDOWN_GRACE_SECONDS, then exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["magisterium-bot"]

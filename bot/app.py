@@ -1,8 +1,9 @@
 """The bot application: composition of settings, upstream client and cogs.
 
-``create_bot`` builds it without connecting anywhere; ``setup_hook`` starts the web server (when
-``WEB_PORT`` is set), opens resources and loads every extension; ``close`` releases what
-``setup_hook`` opened. Commands are synced only by the explicit ``python -m bot sync`` step.
+``create_bot`` builds it without connecting anywhere; ``setup_hook`` starts the web servers (the
+operator's when ``OPERATOR_PORT`` is set, the public one when ``WEB_PORT`` is), opens resources
+and loads every extension; ``close`` releases what ``setup_hook`` opened. Commands are synced
+only by the explicit ``python -m bot sync`` step.
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ from bot.observability import Metrics, register_settings_secrets
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.tree import MagisteriumTree
-from bot.web import Readiness, WebServer, web_app
+from bot.web import (
+    ClientRateLimit,
+    ConnectionLimits,
+    OAuthRateLimit,
+    Readiness,
+    WebServer,
+    operator_app,
+    public_app,
+)
 from bot.web.pages import SiteInfo
 
 log = logging.getLogger(__name__)
@@ -71,7 +80,8 @@ class MagisteriumBot(commands.AutoShardedBot):
         register_settings_secrets(settings)
         self.metrics = Metrics()
         self._services: Services | None = None
-        self.web_server: WebServer | None = None
+        self.web_server: WebServer | None = None  # the public listener (WEB_PORT)
+        self.operator_server: WebServer | None = None  # /healthz, /readyz, /metrics
         # Called when someone links their account through the sign-in page (cogs.account).
         self.sign_in_listeners: list[Callable[[LinkedBySignIn], Awaitable[None]]] = []
         # Set on SIGTERM (bot.lifecycle): new commands are turned away while running ones finish.
@@ -84,18 +94,8 @@ class MagisteriumBot(commands.AutoShardedBot):
         return self._services
 
     async def setup_hook(self) -> None:
-        if self.settings.web_port is not None:
-            # First, so that /healthz answers while the rest starts (and /readyz says why not).
-            app = web_app(
-                self.readiness(),
-                self.metrics,
-                site=SiteInfo(invite_url=self._invite_url),
-                oauth=lambda: self._services.oauth if self._services else None,
-                on_linked=self._announce_linked,
-            )
-            server = WebServer(app, self.settings.web_host, self.settings.web_port)
-            await server.start()
-            self.web_server = server
+        # First, so that /healthz answers while the rest starts (and /readyz says why not).
+        await self._start_web_servers()
         self._services = await open_services(self.settings, metrics=self.metrics)
         if self.tree.translator is None:  # localised names and descriptions for `sync`
             await self.tree.set_translator(CatalogueTranslator())
@@ -113,13 +113,48 @@ class MagisteriumBot(commands.AutoShardedBot):
             await super().close()
         finally:
             try:
-                if self.web_server is not None:
-                    await self.web_server.stop()
-                    self.web_server = None
+                await self._stop_web_servers()
             finally:
                 if self._services is not None:
                     await self._services.aclose()
                     self._services = None
+
+    async def _start_web_servers(self) -> None:
+        settings = self.settings
+        limits = ConnectionLimits.from_settings(settings)
+        if settings.operator_port is not None:
+            app = operator_app(self.readiness(), self.metrics)
+            server = WebServer(
+                app, settings.operator_host, settings.operator_port, limits=limits.for_operator()
+            )
+            await server.start()
+            self.operator_server = server
+        elif settings.web_port is not None:
+            log.info("no /readyz or /metrics: they are served only when OPERATOR_PORT is set")
+        if settings.web_port is not None:
+            app = public_app(
+                SiteInfo(invite_url=self._invite_url),
+                https=(settings.public_base_url or "").startswith("https:"),
+                oauth_rate_limit=OAuthRateLimit(
+                    ClientRateLimit(settings.web_oauth_requests_per_minute),
+                    trusted_proxies=settings.web_trusted_proxies,
+                ),
+                oauth=lambda: self._services.oauth if self._services else None,
+                on_linked=self._announce_linked,
+            )
+            server = WebServer(app, settings.web_host, settings.web_port, limits=limits)
+            await server.start()
+            self.web_server = server
+
+    async def _stop_web_servers(self) -> None:
+        public, self.web_server = self.web_server, None
+        operator, self.operator_server = self.operator_server, None
+        try:
+            if public is not None:
+                await public.stop()
+        finally:
+            if operator is not None:
+                await operator.stop()
 
     def _invite_url(self) -> str | None:
         return invite_url(self.application_id) if self.application_id else None

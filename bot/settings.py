@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.a2a.client import DEFAULT_API_URL, DEFAULT_DEADLINE
@@ -78,9 +78,24 @@ class Settings(BaseSettings):
     # Daily posts sent at once when many servers share a slot.
     daily_post_concurrency: int = Field(default=8, ge=1, le=50)
 
-    # The bot's small web server (/healthz, /readyz, /metrics): off unless WEB_PORT is set.
+    # The public web server (/, /privacy, the sign-in, /healthz): off unless WEB_PORT is set.
     web_host: str = "127.0.0.1"
     web_port: int | None = Field(default=None, ge=1, le=65535)
+    # Connections it keeps open at once (also kept under a quarter of the process's fd limit);
+    # more are closed unserved.
+    web_max_connections: int = Field(default=256, ge=1, le=65535)
+    # A new connection's first request must have sent its headers within this time (s).
+    web_header_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    # An idle connection between two requests is closed after this long (s).
+    web_keepalive_seconds: float = Field(default=15.0, gt=0, le=3600)
+    # Requests per minute one client address may make to /oauth/...; more get 429.
+    web_oauth_requests_per_minute: int = Field(default=30, ge=1, le=10000)
+    # Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed.
+    web_trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(default_factory=list)
+    # The operator's web server (/healthz, /readyz, /metrics): off unless OPERATOR_PORT is set.
+    # Keep it off the public network: it tells whoever asks how the bot is doing.
+    operator_host: str = "127.0.0.1"
+    operator_port: int | None = Field(default=None, ge=1, le=65535)
     # On SIGTERM: commands already running get this long to finish before the bot closes.
     shutdown_grace_seconds: float = Field(default=20.0, ge=0, le=600)
 
@@ -106,6 +121,13 @@ class Settings(BaseSettings):
     @classmethod
     def _web_address(cls, value: str | None) -> str | None:
         return None if value is None else checked_base_url(value)
+
+    @field_validator("web_trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

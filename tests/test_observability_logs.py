@@ -155,6 +155,51 @@ def test_configure_logging_installs_one_redacting_handler(
         assert lines[0].endswith(" WARNING bot.test: configured text")
 
 
+# -- one record, one line: text from outside cannot forge records
+
+
+FORGERIES = {
+    "LF": "x\n2026-01-01 00:00:00,000 CRITICAL bot: FORGED",
+    "CR LF": "x\r\nCRITICAL bot: FORGED",
+    "line separators": "x\u2028CRITICAL\u2029bot: FORGED",
+    "C1 next line": "x\x85CRITICAL bot: FORGED",
+    "vertical tab, form feed, file separator": "x\x0b\x0c\x1cCRITICAL bot: FORGED",
+    "terminal escape": "x\x1b[2K\rCRITICAL bot: FORGED",
+}
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("forged", list(FORGERIES.values()), ids=list(FORGERIES))
+def test_control_characters_in_a_message_never_start_a_new_line(
+    root_logging: logging.Logger, fmt: str, forged: str
+) -> None:
+    out = io.StringIO()
+    configure_logging("info", fmt, stream=out)  # type: ignore[arg-type]
+    logging.getLogger("bot.test").info("a sign-in came back with %s", forged)
+    logging.getLogger("bot.test\nCRITICAL").info(forged)  # even in a logger's name
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert not any(c in out.getvalue() for c in "\r\x0b\x0c\x1c\x1b\x85\u2028\u2029")
+    if fmt == "json":
+        assert [json.loads(line)["message"] for line in lines] == [
+            f"a sign-in came back with {forged}",
+            forged,
+        ]
+    else:
+        assert " INFO bot.test: a sign-in came back with x\\" in lines[0]  # escaped in place
+        assert all(line.endswith("FORGED") for line in lines)
+
+
+def test_the_text_format_escapes_readably_and_keeps_a_traceback_on_its_own_lines() -> None:
+    line = RedactingFormatter().format(
+        record("said %r then %s", "a\tb", "c\r\nd\x1b\u2028", exc_info=raised("boom"))
+    )
+    head, *traceback = line.splitlines()
+    assert head.endswith(" ERROR bot.test: said 'a\\tb' then c\\r\\nd\\x1b\\u2028")
+    assert traceback[0] == "Traceback (most recent call last):"
+    assert traceback[-1] == "RuntimeError: boom"
+
+
 def test_configure_logging_refuses_an_unknown_level(root_logging: logging.Logger) -> None:
     with pytest.raises(ValueError, match="LOUD"):
         configure_logging("LOUD", "text", stream=io.StringIO())

@@ -1,8 +1,10 @@
-"""The operator's web server: /healthz, /readyz and /metrics, served by the harness bot."""
+"""The operator's web server: /healthz, /readyz and /metrics, served by the harness bot on its
+own listener (OPERATOR_PORT), never on the public one (WEB_PORT)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from bot.a2a.retry import RetryPolicy
 from bot.app import MagisteriumBot, create_bot
 from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
 from bot.settings import Settings
-from bot.web import Readiness, WebServer, web_app
+from bot.web import Readiness, WebServer, operator_app
 from tests.conftest_db import admin_execute, terminate_connections
 from tests.harness import Harness
 from tests.harness.fixtures import harness_settings
@@ -26,8 +28,9 @@ SEARCH = "baptism of desire"
 
 
 def on_a_free_port(settings: Settings) -> Settings:
-    """WEB_PORT=0: the system picks a free port (settings accept 1-65535 from operators)."""
-    return settings.model_copy(update={"web_port": 0})
+    """WEB_PORT=0 and OPERATOR_PORT=0: the system picks free ports (settings accept 1-65535
+    from operators)."""
+    return settings.model_copy(update={"web_port": 0, "operator_port": 0})
 
 
 @pytest.fixture
@@ -43,8 +46,17 @@ async def client() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 def url_of(bot: MagisteriumBot, path: str) -> str:
-    assert bot.web_server is not None
-    return bot.web_server.url + path
+    """On the operator's listener."""
+    assert bot.operator_server is not None
+    return bot.operator_server.url + path
+
+
+def readiness_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "bot.web.probes" and r.levelno == logging.WARNING
+    ]
 
 
 async def get(client: aiohttp.ClientSession, url: str) -> tuple[int, str, str]:
@@ -69,15 +81,27 @@ async def scrape(client: aiohttp.ClientSession, bot: MagisteriumBot) -> Samples:
     return samples
 
 
-async def test_healthz_answers_while_the_bot_runs(
+async def test_healthz_answers_on_both_listeners_while_the_bot_runs(
     harness: Harness, client: aiohttp.ClientSession
 ) -> None:
-    assert harness.bot.settings.web_host == "127.0.0.1"
-    assert await get(client, url_of(harness.bot, "/healthz")) == (
-        200,
-        "text/plain; charset=utf-8",
-        "ok",
-    )
+    settings = harness.bot.settings
+    assert (settings.web_host, settings.operator_host) == ("127.0.0.1", "127.0.0.1")
+    assert harness.bot.web_server is not None
+    assert harness.bot.operator_server is not None
+    assert harness.bot.web_server.port != harness.bot.operator_server.port
+    for url in (url_of(harness.bot, "/healthz"), harness.bot.web_server.url + "/healthz"):
+        assert await get(client, url) == (200, "text/plain; charset=utf-8", "ok")
+
+
+@pytest.mark.parametrize("path", ["/readyz", "/metrics"])
+async def test_operator_endpoints_are_not_on_the_public_listener(
+    harness: Harness, client: aiohttp.ClientSession, path: str
+) -> None:
+    assert harness.bot.web_server is not None
+    status, _, body = await get(client, harness.bot.web_server.url + path)
+    assert status == 404
+    assert "magisterium_bot" not in body and "ready" not in body
+    assert (await get(client, url_of(harness.bot, path)))[0] == 200
 
 
 async def test_metrics_count_a_command_by_name_and_outcome(
@@ -154,9 +178,9 @@ async def test_daily_posts_are_counted_sent_and_failed(
 # -- readiness
 
 
-async def readyz(client: aiohttp.ClientSession, url: str) -> tuple[int, dict[str, Any]]:
+async def readyz(client: aiohttp.ClientSession, url: str) -> tuple[int, str]:
     async with client.get(url + "/readyz") as response:
-        return response.status, await response.json()
+        return response.status, await response.text()
 
 
 async def test_readyz_follows_the_database(
@@ -164,15 +188,14 @@ async def test_readyz_follows_the_database(
     postgres_url: str,
     postgres_server_url: URL,
     client: aiohttp.ClientSession,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     bot = create_bot(on_a_free_port(harness_settings(fake_server.url, postgres_url)))
     name = str(make_url(postgres_url).database)
     async with Harness.start(bot):
         url = url_of(bot, "")
-        assert await readyz(client, url) == (
-            200,
-            {"status": "ready", "checks": {"gateway": "ok", "database": "ok"}},
-        )
+        assert await readyz(client, url) == (200, "ready")
+        assert readiness_warnings(caplog) == []
         await admin_execute(postgres_server_url, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
         try:
             assert await terminate_connections(postgres_server_url, name) >= 1
@@ -181,46 +204,47 @@ async def test_readyz_follows_the_database(
             await admin_execute(
                 postgres_server_url, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'
             )
-        assert status == 503
-        assert body["status"] == "not ready"
-        assert body["checks"]["gateway"] == "ok"
-        assert body["checks"]["database"] != "ok"
-        assert name not in body["checks"]["database"]  # what failed, never where
-        assert (await readyz(client, url))[0] == 200
+        # The answer says only "not ready": no error class, no SQLSTATE, no database name.
+        assert (status, body) == (503, "not ready")
+        [reason] = readiness_warnings(caplog)  # the operator finds why in the log
+        assert reason.startswith("not ready: database: ")
+        assert "gateway" not in reason  # the gateway was fine
+        assert name not in reason  # what failed, never where
+        assert await readyz(client, url) == (200, "ready")
 
 
 async def serving(bot: MagisteriumBot) -> WebServer:
-    server = WebServer(web_app(bot.readiness(), bot.metrics), "127.0.0.1", 0)
+    server = WebServer(operator_app(bot.readiness(), bot.metrics), "127.0.0.1", 0)
     await server.start()
     return server
 
 
 async def test_readyz_fails_before_the_bot_is_ready_and_after_it_closed(
-    harness_bot: MagisteriumBot, client: aiohttp.ClientSession
+    harness_bot: MagisteriumBot, client: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
 ) -> None:
     server = await serving(harness_bot)  # never started: no gateway, no database
     try:
-        status, body = await readyz(client, server.url)
-        assert status == 503
-        assert body["checks"]["gateway"] == "not connected"
-        assert "not open" in body["checks"]["database"]
+        assert await readyz(client, server.url) == (503, "not ready")
+        assert await readyz(client, server.url) == (503, "not ready")
     finally:
         await server.stop()
+    # Said once, though asked twice.
+    assert readiness_warnings(caplog) == [
+        "not ready: gateway: not connected; "
+        "database: the database is not open (the bot is starting or stopping)"
+    ]
     async with Harness.start(harness_bot):
-        assert harness_bot.web_server is not None
-        bound = harness_bot.web_server.port
+        assert harness_bot.web_server is not None and harness_bot.operator_server is not None
+        bound = [harness_bot.web_server.port, harness_bot.operator_server.port]
         assert (await readyz(client, url_of(harness_bot, "")))[0] == 200
-    assert harness_bot.is_closed() and harness_bot.web_server is None
-    with pytest.raises(aiohttp.ClientConnectionError):
-        await readyz(client, f"http://127.0.0.1:{bound}")
+    assert harness_bot.is_closed()
+    assert harness_bot.web_server is None and harness_bot.operator_server is None
+    for port in bound:
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await readyz(client, f"http://127.0.0.1:{port}")
     server = await serving(harness_bot)
     try:
-        status, body = await readyz(client, server.url)
-        assert status == 503
-        assert body["checks"] == {
-            "gateway": "not connected",
-            "database": "the database is not open (the bot is starting or stopping)",
-        }
+        assert await readyz(client, server.url) == (503, "not ready")
     finally:
         await server.stop()
 
@@ -230,7 +254,7 @@ async def test_no_web_server_without_a_port(fake_server: RunningFakeServer, tmp_
     assert settings.web_port is None
     bot = create_bot(settings)
     async with Harness.start(bot) as harness:
-        assert bot.web_server is None
+        assert bot.web_server is None and bot.operator_server is None
         assert (await harness.slash("help")).embeds
         assert b'magisterium_bot_commands_total{command="help",outcome="ok"} 1.0' in (
             bot.metrics.render()
@@ -244,11 +268,12 @@ async def test_a_database_that_does_not_answer_in_time_is_not_ready() -> None:
 
 
 async def test_readyz_fails_while_draining_so_traffic_moves_elsewhere(
-    harness: Harness, client: aiohttp.ClientSession
+    harness: Harness, client: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
 ) -> None:
     status, _, _ = await get(client, url_of(harness.bot, "/readyz"))
     assert status == 200
     harness.bot.draining = True
-    status, _, body = await get(client, url_of(harness.bot, "/readyz"))
-    assert status == 503
-    assert "draining" in body
+    assert (await get(client, url_of(harness.bot, "/readyz")))[::2] == (503, "not ready")
+    assert readiness_warnings(caplog) == [
+        "not ready: shutdown: draining: new commands are turned away"
+    ]

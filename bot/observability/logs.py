@@ -13,13 +13,34 @@ from bot.observability.redaction import REDACTOR, Redactor
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LogFormat = Literal["text", "json"]
 
+# Every character that could end a line (str.splitlines() splits at all of them, and so do some
+# log viewers) or drive a terminal: C0 and C1 controls, DEL, and the Unicode line and paragraph
+# separators. A request's text that reaches a log message could otherwise forge whole records.
+_LINE_BREAKING = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029]
+_NAMED_ESCAPES = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
+_TEXT_ESCAPES = {
+    code: _NAMED_ESCAPES.get(code, f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    for code in _LINE_BREAKING
+}
+# json.dumps escapes C0 controls itself, but with ensure_ascii=False not these.
+_JSON_ESCAPES = {code: f"\\u{code:04x}" for code in _LINE_BREAKING if code >= 0x7F}
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character and line separator escaped (``\\n``, ``\\x1b``…)."""
+    return text.translate(_TEXT_ESCAPES)
+
 
 class RedactingFormatter(logging.Formatter):
-    """The text format; the whole line, traceback included, goes through the redactor."""
+    """The text format: one line per record (the message's control characters escaped; a
+    traceback follows on lines of its own); the whole of it goes through the redactor."""
 
     def __init__(self, redactor: Redactor = REDACTOR) -> None:
         super().__init__(TEXT_FORMAT)
         self._redactor = redactor
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return escape_controls(super().formatMessage(record))
 
     def format(self, record: logging.LogRecord) -> str:
         return self._redactor.redact(super().format(record))
@@ -50,7 +71,7 @@ class JsonFormatter(logging.Formatter):
             key: self._redactor.redact(value) if isinstance(value, str) else value
             for key, value in line.items()
         }
-        return json.dumps(redacted, ensure_ascii=False)
+        return json.dumps(redacted, ensure_ascii=False).translate(_JSON_ESCAPES)
 
 
 class _StdoutHandler(logging.StreamHandler[TextIO]):

@@ -1,7 +1,18 @@
-"""The bot's small web server: health, readiness and metrics for the operator."""
+"""The bot's web servers: the public pages and sign-in, and the operator's health, readiness
+and metrics, each on its own listener."""
 
-from bot.web.app import web_app
+from bot.web.app import operator_app, public_app
+from bot.web.connections import ConnectionLimits
 from bot.web.probes import Readiness
+from bot.web.rate_limit import ClientRateLimit, OAuthRateLimit
 from bot.web.server import WebServer
 
-__all__ = ["Readiness", "WebServer", "web_app"]
+__all__ = [
+    "ClientRateLimit",
+    "ConnectionLimits",
+    "OAuthRateLimit",
+    "Readiness",
+    "WebServer",
+    "operator_app",
+    "public_app",
+]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.storage import StorageUnavailable
+
+log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0
 
@@ -47,3 +50,22 @@ def _kind(error: BaseException) -> str:
     sqlstate = getattr(getattr(error, "orig", None), "sqlstate", None)
     name = type(error).__name__
     return f"{name} (SQLSTATE {sqlstate})" if isinstance(sqlstate, str) else name
+
+
+class ReadinessLog:
+    """Tells the log why the bot is not ready (the probe's answer says only whether it is),
+    once each time the verdicts change rather than on every probe."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, str] | None = None
+
+    def ready(self, checks: dict[str, str]) -> bool:
+        ready = all(verdict == "ok" for verdict in checks.values())
+        if checks != self._last:
+            if not ready:
+                reasons = "; ".join(f"{name}: {v}" for name, v in checks.items() if v != "ok")
+                log.warning("not ready: %s", reasons)
+            elif self._last is not None:
+                log.info("ready again")
+            self._last = dict(checks)
+        return ready
