@@ -1,7 +1,9 @@
 """Sign in with Magisterium in a real browser: headless Chromium (Debian's chromium and
-chromedriver) goes from the link the bot produced in Discord, through the authorization
-server's sign-in page, to the bot's callback page; then the bot answers /ask with the new
-token. The bot's pages are checked in that browser at 360 px and 1280 px wide.
+chromedriver) goes from the link the bot produced in Discord, through the bot's start page
+(whose button posts its form, sets the browser's cookie and is redirected: the page's CSP
+must allow that redirect), the authorization server's consent page, to the bot's callback
+page; then the bot answers /ask with the new token. The bot's pages are checked in that
+browser at 360 px and 1280 px wide.
 
 Selenium blocks, and the bot, its web server and the authorization server all run on this
 test's event loop: every browser step runs in a worker thread so the loop keeps serving."""
@@ -20,10 +22,14 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bot.fake_server import FakeMagisterium
+from tests import sign_in_support
 from tests.browser import at_width, browser_fixture, layout_problems, screenshot  # noqa: F401
 from tests.harness import Harness
 from tests.oauth_server import CONSENT_TITLE, OAuthTestServer, running_oauth_server
-from tests.test_oauth_flow import harness_overrides, link_button, sign_in_settings  # noqa: F401
+from tests.sign_in_support import link_button
+
+sign_in_settings = sign_in_support.sign_in_settings
+harness_overrides = sign_in_support.harness_overrides
 
 T = TypeVar("T")
 WIDTHS = (360, 1280)
@@ -53,9 +59,16 @@ def check_widths(driver: WebDriver, folder: Path, name: str) -> None:
 
 
 def click(driver: WebDriver, element_id: str) -> None:
+    click_on(driver, (By.ID, element_id))
+
+
+def click_on(driver: WebDriver, locator: tuple[str, str]) -> None:
     WebDriverWait(driver, WAIT_SECONDS).until(
-        expected_conditions.element_to_be_clickable((By.ID, element_id))
+        expected_conditions.element_to_be_clickable(locator)
     ).click()
+
+
+CONTINUE = (By.CSS_SELECTOR, "form button[type=submit]")
 
 
 async def test_sign_in_in_a_browser_then_ask_with_the_new_token(
@@ -65,15 +78,24 @@ async def test_sign_in_in_a_browser_then_ask_with_the_new_token(
     fake: FakeMagisterium,
     tmp_path: Path,
 ) -> None:
-    user = harness.user(name="browser user")
+    oauth_server.account_name = "Thérèse Martin"
+    user = harness.user(name="browser_user")
     offered = await harness.slash("account link", user=user)
     await in_thread(browser.get, link_button(offered))
+    await in_thread(wait_for_title, browser, "Link Magisterium to @browser_user?")
+    await in_thread(check_widths, browser, tmp_path, "start")
+    assert oauth_server.authorize_requests == []  # opening the link changed nothing
+    await in_thread(click_on, browser, CONTINUE)
     await in_thread(wait_for_title, browser, CONSENT_TITLE)
+    assert oauth_server.authorize_requests[-1]["prompt"] == "consent"
     await in_thread(click, browser, "allow")
     await in_thread(wait_for_title, browser, "Your Magisterium account is linked")
 
     heading = await in_thread(lambda: browser.find_element(By.TAG_NAME, "h1").text)
     assert "Your Magisterium account is linked" in heading
+    text = await in_thread(lambda: browser.find_element(By.TAG_NAME, "main").text)
+    assert "The Magisterium account Thérèse Martin is now linked to the Discord account" in text
+    assert "@browser_user" in text
     assert "/oauth/callback" in await in_thread(lambda: browser.current_url)
     issued = oauth_server.last_token
     assert issued is not None
@@ -82,6 +104,7 @@ async def test_sign_in_in_a_browser_then_ask_with_the_new_token(
     await in_thread(check_widths, browser, tmp_path, "linked")
 
     assert "Account linked" in str(offered.edits[-1].payload)  # the Discord message, too
+    assert "**Thérèse Martin**" in str(offered.edits[-1].payload)
     answered = await harness.slash("ask", question="What is grace?", user=user)
     assert answered.embeds and fake.requests[-1].token == issued.access_token
 
@@ -92,6 +115,7 @@ async def test_declining_in_the_browser_shows_a_clear_page(
     user = harness.user()
     offered = await harness.slash("account link", user=user)
     await in_thread(browser.get, link_button(offered))
+    await in_thread(click_on, browser, CONTINUE)
     await in_thread(wait_for_title, browser, CONSENT_TITLE)
     await in_thread(click, browser, "deny")
     await in_thread(wait_for_title, browser, "Your account was not linked")

@@ -1,90 +1,29 @@
 """Sign in with Magisterium against a real OAuth 2.0 authorization server on loopback (built
 with Authlib's server components, tests/oauth_server): discovery, dynamic registration, PKCE,
-the callback on the bot's own web server, refresh, denied consent, replayed and expired states.
+the start page and its button, the callback on the bot's own web server, refresh, denied
+consent, replayed and expired states. tests/test_oauth_binding.py covers what binds a sign-in
+to its person and browser.
 
-The browser here is httpx following the redirects by hand; tests/test_oauth_browser.py does the
-same in headless Chromium."""
+The browser here is httpx following the redirects by hand (tests/sign_in_support.py);
+tests/test_oauth_browser.py does the same in headless Chromium."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 from sqlalchemy import text
 
 from bot.fake_server import FakeMagisterium
-from tests.conftest_db import closed_port
-from tests.harness import Harness, HarnessUser, InteractionResult
-from tests.oauth_server import ACCESS_TOKEN_PREFIX, OAuthTestServer, running_oauth_server
+from tests import sign_in_support
+from tests.harness import Harness
+from tests.oauth_server import ACCESS_TOKEN_PREFIX, OAuthTestServer
+from tests.sign_in_support import LINK_STYLE, new_browser, offer, query_of, sign_in, start_in
 
-LINK_STYLE = 5
-
-
-@pytest.fixture
-async def oauth_server() -> AsyncIterator[OAuthTestServer]:
-    async with running_oauth_server() as server:
-        server.auto_consent = "allow"
-        yield server
-
-
-@pytest.fixture
-def sign_in_settings() -> dict[str, Any]:
-    """Settings a test adds to sign-in's (scopes, resource, a static client…)."""
-    return {}
-
-
-@pytest.fixture
-def harness_overrides(
-    oauth_server: OAuthTestServer, sign_in_settings: dict[str, Any]
-) -> dict[str, Any]:
-    port = closed_port()
-    return {
-        "web_host": "127.0.0.1",
-        "web_port": port,
-        "public_base_url": f"http://127.0.0.1:{port}",
-        "oauth_issuer": oauth_server.issuer,
-        **sign_in_settings,
-    }
-
-
-@dataclass
-class SignIn:
-    offered: InteractionResult
-    start_url: str
-    callback_url: str | None = None
-    page: httpx.Response | None = None
-
-
-def link_button(result: InteractionResult) -> str:
-    buttons = [c for row in result.components for c in row["components"]]
-    [link] = [b for b in buttons if b.get("style") == LINK_STYLE]
-    return str(link["url"])
-
-
-async def offer(harness: Harness, user: HarnessUser, locale: str = "en-US") -> SignIn:
-    offered = await harness.slash("account link", user=user, locale=locale)
-    assert offered.callback_type == 4 and offered.ephemeral
-    return SignIn(offered, link_button(offered))
-
-
-async def follow(sign_in: SignIn) -> SignIn:
-    """The browser's part: start link → authorization server → back to the bot's callback."""
-    async with httpx.AsyncClient(follow_redirects=False) as browser:
-        start = await browser.get(sign_in.start_url)
-        assert start.status_code == 302, start.text
-        authorize = await browser.get(start.headers["location"])
-        assert authorize.status_code == 302, authorize.text
-        sign_in.callback_url = authorize.headers["location"]
-        sign_in.page = await browser.get(sign_in.callback_url)
-    return sign_in
-
-
-async def sign_in(harness: Harness, user: HarnessUser, locale: str = "en-US") -> SignIn:
-    return await follow(await offer(harness, user, locale))
+# The sign-in fixtures (bound here so that pytest finds them in this module).
+oauth_server = sign_in_support.oauth_server
+sign_in_settings = sign_in_support.sign_in_settings
+harness_overrides = sign_in_support.harness_overrides
 
 
 # --- the whole flow -----------------------------------------------------------------------------
@@ -106,6 +45,7 @@ async def test_signing_in_links_the_account_and_the_bot_then_uses_the_new_token(
     [authorize] = oauth_server.authorize_requests
     assert authorize["code_challenge_method"] == "S256" and authorize["code_challenge"]
     assert authorize["redirect_uri"].endswith("/oauth/callback")
+    assert authorize["prompt"] == "consent"  # nobody is passed straight through
     assert authorize["resource"] is None and not authorize.get("scope")  # none configured
 
     # The tokens are stored encrypted, exactly like a pasted one, and never shown.
@@ -163,7 +103,7 @@ async def test_denied_consent_links_nothing_and_uses_the_state_up(
     assert done.page is not None and done.page.status_code == 200
     assert "Your account was not linked" in done.page.text
     assert await harness.bot.services.registry.get(user.id) is None
-    async with httpx.AsyncClient() as browser:
+    async with new_browser() as browser:
         again = await browser.get(done.start_url)
     assert again.status_code == 400 and "already used" in again.text
 
@@ -171,10 +111,13 @@ async def test_denied_consent_links_nothing_and_uses_the_state_up(
 async def test_a_replayed_callback_is_refused(
     harness: Harness, oauth_server: OAuthTestServer
 ) -> None:
-    done = await sign_in(harness, harness.user())
-    assert done.callback_url is not None
-    async with httpx.AsyncClient() as browser:
-        replayed = await browser.get(done.callback_url)
+    offered = await offer(harness, harness.user())
+    async with new_browser() as browser:  # the same browser, with the sign-in's cookie
+        authorize = await browser.get(await start_in(browser, offered.start_url))
+        callback_url = authorize.headers["location"]
+        first = await browser.get(callback_url)
+        replayed = await browser.get(callback_url)
+    assert first.status_code == 200
     assert replayed.status_code == 400
     assert "This sign-in link was already used" in replayed.text
     assert (
@@ -187,9 +130,11 @@ async def test_an_expired_link_is_refused(harness: Harness, oauth_server: OAuthT
     offered = await offer(harness, harness.user())
     async with harness.bot.services.db.session() as session:
         await session.execute(text("UPDATE oauth_states SET expires_at = created_at"))
-    async with httpx.AsyncClient() as browser:
+    async with new_browser() as browser:
         page = await browser.get(offered.start_url)
-    assert page.status_code == 400 and "This sign-in link has expired" in page.text
+        pressed = await browser.post(offered.start_url, headers={"Sec-Fetch-Site": "same-origin"})
+    for answer in (page, pressed):
+        assert answer.status_code == 400 and "This sign-in link has expired" in answer.text
     assert oauth_server.authorize_requests == []
 
 
@@ -199,7 +144,7 @@ async def test_an_expired_link_is_refused(harness: Harness, oauth_server: OAuthT
 )
 async def test_an_unknown_state_is_an_error_page(harness: Harness, query: str) -> None:
     base = harness.bot.settings.public_base_url
-    async with httpx.AsyncClient() as browser:
+    async with new_browser() as browser:
         page = await browser.get(f"{base}/oauth/callback?{query}")
     assert page.status_code == 400 and "This sign-in link is not valid" in page.text
     assert "<script" not in page.text
@@ -221,14 +166,12 @@ async def test_a_wrong_pkce_verifier_is_refused_by_the_server(
 ) -> None:
     user = harness.user()
     offered = await offer(harness, user)
-    async with httpx.AsyncClient(follow_redirects=False) as browser:
-        start = await browser.get(offered.start_url)
-        authorize = await browser.get(start.headers["location"])
+    async with new_browser() as browser:
+        authorize = await browser.get(await start_in(browser, offered.start_url))
         # Another sign-in's state would carry another verifier: swap the code into it.
         other = await offer(harness, user)
-        other_start = await browser.get(other.start_url)
-        other_state = parse_qs(urlsplit(other_start.headers["location"]).query)["state"][0]
-        code = parse_qs(urlsplit(authorize.headers["location"]).query)["code"][0]
+        other_state = query_of(await start_in(browser, other.start_url))["state"]
+        code = query_of(authorize.headers["location"])["code"]
         base = harness.bot.settings.public_base_url
         page = await browser.get(
             f"{base}/oauth/callback", params={"state": other_state, "code": code}
@@ -328,9 +271,8 @@ async def test_a_registration_the_server_forgot_is_made_again(
 ) -> None:
     user = harness.user()
     offered = await offer(harness, user)
-    async with httpx.AsyncClient(follow_redirects=False) as browser:
-        start = await browser.get(offered.start_url)
-        authorize = await browser.get(start.headers["location"])
+    async with new_browser() as browser:
+        authorize = await browser.get(await start_in(browser, offered.start_url))
         oauth_server.clients.clear()  # the server loses every registration meanwhile
         page = await browser.get(authorize.headers["location"])
     assert page.status_code == 400 and "did not complete" in page.text

@@ -146,6 +146,7 @@ async def test_metadata_document(server: OAuthTestServer, http: httpx.AsyncClien
     assert document["authorization_endpoint"] == server.issuer + "/authorize"
     assert document["token_endpoint"] == server.issuer + "/token"
     assert document["registration_endpoint"] == server.issuer + "/register"
+    assert document["userinfo_endpoint"] == server.issuer + "/userinfo"
     assert document["response_types_supported"] == ["code"]
     assert document["grant_types_supported"] == ["authorization_code", "refresh_token"]
     assert document["code_challenge_methods_supported"] == ["S256"]
@@ -603,6 +604,57 @@ async def test_static_client_with_client_secret_basic(
     assert_error(await flow.exchange(await flow.code()), "invalid_client", status=401)
     flow.auth = None  # a confidential client cannot act as a public one
     assert_error(await flow.exchange(await flow.code()), "invalid_client", status=401)
+
+
+# -- remembered consent and prompt=consent -------------------------------------------------------
+
+
+async def test_a_remembered_consent_passes_through_unless_prompt_consent(
+    server: OAuthTestServer, flow: Flow
+) -> None:
+    server.remember_consent = True
+    first = await flow.authorize()  # never allowed yet: the consent page
+    assert first.status_code == 200 and CONSENT_TITLE in first.text
+
+    await flow.code()  # allowed once (auto_consent "allow")
+    server.auto_consent = None
+
+    passed = await flow.authorize()
+    assert "code" in redirect_params(passed)  # straight through, no page
+    asked = await flow.authorize(prompt="consent")
+    assert asked.status_code == 200 and CONSENT_TITLE in asked.text
+    assert server.authorize_requests[-1]["prompt"] == "consent"
+
+    server.remember_consent = False
+    assert (await flow.authorize()).status_code == 200  # off: the page every time
+
+
+# -- userinfo ----------------------------------------------------------------------------------
+
+
+async def test_userinfo_names_the_account_of_a_live_token(
+    server: OAuthTestServer, flow: Flow
+) -> None:
+    server.account_name = "Thérèse"
+    server.userinfo_claims = {"email": "therese@example.org"}
+    tokens = await flow.tokens()
+    bearer = {"Authorization": f"Bearer {tokens['access_token']}"}
+
+    named = await flow.http.get(server.userinfo_endpoint, headers=bearer)
+
+    assert named.status_code == 200, named.text
+    assert named.json() == {
+        "sub": "magisterium-user-1",
+        "preferred_username": "Thérèse",
+        "email": "therese@example.org",
+    }
+    refused = await flow.http.get(server.userinfo_endpoint, headers={"Authorization": "Bearer x"})
+    assert refused.status_code == 401
+    assert refused.headers["WWW-Authenticate"] == 'Bearer error="invalid_token"'
+    server.fail_userinfo(503)
+    assert (await flow.http.get(server.userinfo_endpoint, headers=bearer)).status_code == 503
+    assert (await flow.http.get(server.userinfo_endpoint, headers=bearer)).status_code == 200
+    assert [r["authorized"] for r in server.userinfo_requests] == [True, False, True, True]
 
 
 # -- logs ------------------------------------------------------------------------------------

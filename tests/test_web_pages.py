@@ -1,6 +1,6 @@
-"""The public pages (``/``, ``/privacy``, the sign-in's result): served by a real aiohttp app on
-loopback, read over HTTP for headers, markup, escaping and language, then shown in headless
-Chromium at a phone's and a desktop's width, light and dark."""
+"""The public pages (``/``, ``/privacy``, the sign-in's start page and result): served by a real
+aiohttp app on loopback, read over HTTP for headers, markup, escaping and language, then shown
+in headless Chromium at a phone's and a desktop's width, light and dark."""
 
 from __future__ import annotations
 
@@ -19,8 +19,16 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.wait import WebDriverWait
 
 from bot.i18n import _, using_locale
-from bot.web.pages import SIGN_IN_MINUTES, SiteInfo, linked_page, result_page
-from bot.web.site import CONTENT_SECURITY_POLICY, add_site_routes, html_response, page_language
+from bot.web.pages import SIGN_IN_MINUTES, SiteInfo
+from bot.web.sign_in_pages import linked_page, result_page, start_page
+from bot.web.site import (
+    CONTENT_SECURITY_POLICY,
+    add_site_routes,
+    content_security_policy,
+    html_response,
+    page_language,
+    with_form_targets,
+)
 from tests.browser import (
     at_width,
     background_colour,
@@ -36,6 +44,9 @@ from tests.browser import (
 INVITE = "https://discord.com/oauth2/authorize?client_id=1234&permissions=0&scope=bot"
 SITE = SiteInfo(invite_url=lambda: INVITE)
 RESULT_PATH = "/test/result"
+START_PATH = "/test/start"
+# The longest a Discord username gets (32), and one that kept its old tag.
+LONG_HANDLE = "a_very_long_discord_username_32c"
 # No space to break at: the page must wrap it rather than scroll sideways on a phone.
 LONG_WORD = "Supercalifragilisticexpialidocious" * 5
 WIDTHS = (360, 1280)
@@ -47,13 +58,20 @@ def site_app(site: SiteInfo = SITE) -> web.Application:
     app = web.Application()
     add_site_routes(app, site)
     app.router.add_get(RESULT_PATH, _result_for_test)
+    app.router.add_get(START_PATH, _start_for_test)
     return app
+
+
+async def _start_for_test(request: web.Request) -> web.Response:
+    name = request.query.get("name", LONG_HANDLE)
+    return html_response(start_page(discord_name=name, action=START_PATH, lang="en"), cache=False)
 
 
 async def _result_for_test(request: web.Request) -> web.Response:
     ok = request.query.get("ok") == "1"
     if ok:
-        return html_response(linked_page(lang="en"), cache=False)
+        page = linked_page(lang="en", discord_name=LONG_HANDLE, account_name=LONG_WORD)
+        return html_response(page, cache=False)
     body = result_page(
         ok=False,
         title="Sign-in failed",
@@ -156,7 +174,7 @@ def check_security_headers(headers: dict[str, str]) -> None:
     assert headers["Content-Type"] == "text/html; charset=utf-8"
     assert headers["Content-Security-Policy"] == (
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
-        "form-action 'none'; frame-ancestors 'none'"
+        "form-action 'self'; frame-ancestors 'none'"
     )
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "no-referrer"
@@ -316,6 +334,8 @@ async def test_the_result_page_is_never_cached_and_escapes_what_it_is_given(
     check_document(linked.page, lang="en")
     assert "Your Magisterium account is linked" in linked.page.one("h1").text
     assert "close this page and return to Discord" in linked.page.one("main").text
+    assert f"account {LONG_WORD} is now linked" in linked.page.one("main").text
+    assert f"Discord account @{LONG_HANDLE}." in linked.page.one("main").text
 
     failed = await fetch(client, f"{RESULT_PATH}?ok=0")
     assert failed.status == 400
@@ -330,6 +350,37 @@ async def test_the_result_page_is_never_cached_and_escapes_what_it_is_given(
     check_document(page, lang="ko")
     assert page.all("img") == [] and page.all("b") == []
     assert "&lt;img src=x onerror=alert(1)&gt;" in hostile
+
+
+async def test_the_start_page_names_the_account_and_posts_its_form_here(
+    client: TestClient[web.Request, web.Application],
+) -> None:
+    reply = await fetch(client, START_PATH)
+    assert reply.status == 200
+    check_security_headers(reply.headers)
+    page = reply.page
+    check_document(page, lang="en")
+    assert page.one("title").text == page.one("h1").text == f"Link Magisterium to @{LONG_HANDLE}?"
+    text = " ".join(page.one("main").text.split())
+    assert f"If you are not @{LONG_HANDLE}, close this page" in text
+    form = page.one("form")
+    assert (form.attrs["method"], form.attrs["action"]) == ("post", START_PATH)
+    assert page.one("button").attrs["type"] == "submit"
+    assert page.one("button").text == "Continue to Magisterium"
+
+    hostile = (await fetch(client, START_PATH + '?name=<img src=x onerror=alert(1)>"')).page
+    assert hostile.all("img") == []
+    assert "@&lt;img src=x onerror=alert(1)&gt;&quot;" in hostile.source
+
+
+def test_a_form_may_be_let_redirect_to_an_origin_and_nothing_else() -> None:
+    response = with_form_targets(html_response("<p>x</p>"), "https://auth.example:8443")
+    policy = response.headers["Content-Security-Policy"]
+    assert "form-action 'self' https://auth.example:8443;" in policy
+    assert policy.replace(" https://auth.example:8443", "") == CONTENT_SECURITY_POLICY
+    for not_an_origin in ("https://a.example; script-src *", "*", "'unsafe-inline'", "data:"):
+        with pytest.raises(ValueError):
+            content_security_policy(not_an_origin)
 
 
 # In the browser ------------------------------------------------------------------------------
@@ -351,6 +402,7 @@ def light(browser: WebDriver) -> Iterator[WebDriver]:
 PAGES = {
     "landing": "/",
     "privacy": "/privacy",
+    "start": START_PATH,
     "linked": f"{RESULT_PATH}?ok=1",
     "failed": f"{RESULT_PATH}?ok=0",
 }

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-StateReason = Literal["unknown", "replayed", "expired"]
+# "other_browser": the callback came to a browser without the cookie of the one that started it.
+StateReason = Literal["unknown", "replayed", "expired", "other_browser"]
 
 
 class OAuthUnavailable(Exception):
@@ -13,7 +14,8 @@ class OAuthUnavailable(Exception):
 
 
 class StateProblem(Exception):
-    """The link's one-time state is unknown, was used already, or expired."""
+    """The link's one-time state is unknown, was used already, expired, or belongs to the
+    sign-in another browser started."""
 
     def __init__(self, reason: StateReason) -> None:
         super().__init__(f"sign-in state {reason}")

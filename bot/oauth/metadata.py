@@ -23,6 +23,8 @@ class ServerMetadata(BaseModel):
     token_endpoint: str
     registration_endpoint: str | None = None
     code_challenge_methods_supported: list[str] | None = None
+    # OpenID Connect's, which some OAuth servers list too: who signed in (bot.oauth.userinfo).
+    userinfo_endpoint: str | None = None
 
 
 def metadata_url(issuer: str) -> str:
@@ -45,7 +47,24 @@ def _checked(metadata: ServerMetadata, issuer: str) -> ServerMetadata:
             checked_base_url(metadata.registration_endpoint)
     except ValueError as error:
         raise OAuthUnavailable(f"unusable endpoint in the metadata: {error}") from None
+    if metadata.userinfo_endpoint:
+        try:
+            checked_base_url(metadata.userinfo_endpoint)
+        except ValueError:
+            # Only a nicety (the account's name): not worth a token sent in clear.
+            metadata = metadata.model_copy(update={"userinfo_endpoint": None})
     return metadata
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of an http(s) URL, as a browser (and CSP) writes an origin."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    port = "" if parts.port in (None, default) else f":{parts.port}"
+    return f"{parts.scheme}://{host}{port}"
 
 
 class MetadataSource:

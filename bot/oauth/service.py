@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
@@ -15,12 +15,14 @@ from pydantic import SecretStr
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import TokenCipher
 from bot.accounts.registry import LinkedAccount, TokenRegistry
+from bot.oauth.binding import new_browser_secret
 from bot.oauth.clients import ClientSource
 from bot.oauth.config import OAuthConfig
 from bot.oauth.errors import OAuthUnavailable, SignInFailed
-from bot.oauth.metadata import MetadataSource
+from bot.oauth.metadata import MetadataSource, origin_of
 from bot.oauth.states import StateStore
 from bot.oauth.tokens import IssuedTokens, request_tokens
+from bot.oauth.userinfo import fetch_account_name
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,27 @@ class LinkedBySignIn:
     user_id: int
     locale: str
     state: str
+    discord_name: str | None = None
+    account_name: str | None = None  # the Magisterium account, when the server names it
+
+
+@dataclass(frozen=True)
+class StartPage:
+    """What the start link shows before anything happens: whose sign-in it is, and the origin
+    its form's answer redirects to (the page's CSP must allow it: see bot.web.site)."""
+
+    discord_name: str
+    locale: str
+    redirect_origin: str
+
+
+@dataclass(frozen=True)
+class StartedSignIn:
+    """A sign-in just started: where the browser goes, and the secret its cookie keeps."""
+
+    authorization_url: str
+    browser_secret: SecretStr = field(repr=False)
+    lifetime: dt.timedelta
 
 
 class OAuthService:
@@ -62,19 +85,40 @@ class OAuthService:
 
     # --- signing in --------------------------------------------------------------------------
 
-    async def begin(self, user_id: int, locale: str) -> tuple[str, str]:
-        """A new sign-in for ``user_id``: (its state, the short link the button opens)."""
-        state = await self.states.create(user_id, locale)
+    async def begin(self, user_id: int, locale: str, discord_name: str) -> tuple[str, str]:
+        """A new sign-in for ``user_id`` (shown as ``discord_name``), ending their others:
+        (its state, the short link the button opens)."""
+        state = await self.states.create(user_id, locale, discord_name)
         return state, self.config.start_url(state)
 
-    async def authorization_url(self, state: str) -> str:
-        """Where the start link sends the browser: the server's sign-in page, with PKCE."""
-        signing_in = await self.states.peek(state)
+    async def start_page(self, state: str) -> StartPage:
+        """What the start link's page shows; nothing changes."""
+        signing_in = await self.states.startable(state)
+        assert signing_in.discord_name is not None  # startable() sees to it
+        metadata = await self._metadata.get()
+        return StartPage(
+            signing_in.discord_name, signing_in.locale, origin_of(metadata.authorization_endpoint)
+        )
+
+    async def start(self, state: str) -> StartedSignIn:
+        """The start page's button: bind the sign-in to this browser (once only) and send it
+        to the server's sign-in page, with PKCE, asking it to show its consent page always."""
+        signing_in = await self.states.startable(state)
+        url = await self._authorization_url(state, signing_in.verifier)
+        secret = new_browser_secret()
+        # Marked only once the URL is known: an unreachable server leaves the link usable.
+        started = await self.states.start(state, secret)
+        return StartedSignIn(url, secret, started.expires_at - self._clock())
+
+    async def _authorization_url(self, state: str, verifier: SecretStr) -> str:
         metadata = await self._metadata.get()
         client = await self._clients.get(metadata)
         params: dict[str, str] = {
-            "code_challenge": create_s256_code_challenge(signing_in.verifier.get_secret_value()),
+            "code_challenge": create_s256_code_challenge(verifier.get_secret_value()),
             "code_challenge_method": "S256",
+            # Never pass a browser that approved this client before straight through: whoever
+            # opened the link sees whose account is asked for, and chooses.
+            "prompt": "consent",
         }
         if self.config.resource:
             params["resource"] = self.config.resource
@@ -89,9 +133,12 @@ class OAuthService:
         )
         return url
 
-    async def finish(self, state: str, code: str) -> LinkedBySignIn:
-        """The callback: use the state up, exchange the code, store the tokens."""
-        signing_in = await self.states.take(state)
+    async def finish(
+        self, state: str, code: str, browser_secret: SecretStr | None
+    ) -> LinkedBySignIn:
+        """The callback: use the state up (in the browser that started it), exchange the code,
+        store the tokens, end the person's other sign-ins."""
+        signing_in = await self.states.take(state, browser_secret)
         try:
             tokens = await self._grant(
                 "authorization_code",
@@ -109,13 +156,31 @@ class OAuthService:
             refresh_token=tokens.refresh_token,
             expires_at=tokens.expires_at,
         )
+        await self.states.end_others(signing_in.user_id, state)
         log.info("a person signed in with Magisterium")
-        return LinkedBySignIn(signing_in.user_id, signing_in.locale, state)
+        return LinkedBySignIn(
+            signing_in.user_id,
+            signing_in.locale,
+            state,
+            discord_name=signing_in.discord_name,
+            account_name=tokens.account_name or await self._account_name(tokens),
+        )
 
-    async def decline(self, state: str, error: str) -> SignInFailed:
+    async def decline(
+        self, state: str, error: str, browser_secret: SecretStr | None
+    ) -> SignInFailed:
         """The server sent the person back with an error (they declined): use the state up."""
-        signing_in = await self.states.take(state)
+        signing_in = await self.states.take(state, browser_secret)
         return SignInFailed(error, signing_in.user_id, signing_in.locale)
+
+    async def _account_name(self, tokens: IssuedTokens) -> str | None:
+        try:
+            endpoint = (await self._metadata.get()).userinfo_endpoint
+        except OAuthUnavailable:
+            return None
+        if endpoint is None:
+            return None
+        return await fetch_account_name(self._http, endpoint, tokens.access_token)
 
     async def _grant(self, grant_type: str, **params: str) -> IssuedTokens:
         """One token request, with the configured RFC 8707 resource."""

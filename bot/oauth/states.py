@@ -1,8 +1,10 @@
-"""One-time sign-in states: bound to one Discord user, good for ten minutes, usable once.
+"""One-time sign-in states: bound to one Discord user, good for ten minutes, started once by
+one browser, finished once, by that browser only.
 
 Only a hash of the state is stored (it travels in URLs), with the PKCE verifier encrypted like
-a token. Taking a state is one conditional UPDATE, so two callbacks racing with the same state
-cannot both succeed, in one process or several.
+a token and the hash of the starting browser's cookie (bot.oauth.binding). Starting and taking
+a state are each one conditional UPDATE, so two browsers or two callbacks racing with the same
+state cannot both succeed, in one process or several.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pydantic import SecretStr
 from sqlalchemy import delete, update
@@ -18,6 +20,7 @@ from sqlalchemy import delete, update
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import Purpose, TokenCipher
 from bot.accounts.errors import TokenDecryptionError
+from bot.oauth.binding import browser_hash, same_browser
 from bot.oauth.config import STATE_LIFETIME_SECONDS
 from bot.oauth.errors import OAuthUnavailable, StateProblem
 from bot.storage import Database
@@ -37,6 +40,9 @@ class SignInState:
     user_id: int
     locale: str
     verifier: SecretStr = field(repr=False)
+    discord_name: str | None
+    expires_at: datetime
+    started: bool
 
 
 class StateStore:
@@ -45,36 +51,76 @@ class StateStore:
         self._cipher = cipher
         self._clock = clock
 
-    async def create(self, user_id: int, locale: str) -> str:
-        """A new state for ``user_id`` (and a PKCE verifier kept with it); the state."""
+    async def create(self, user_id: int, locale: str, discord_name: str | None = None) -> str:
+        """A new state for ``user_id`` (and a PKCE verifier kept with it); the state. It
+        replaces the person's other states: only the newest link works."""
         state = secrets.token_urlsafe(32)
         verifier = SecretStr(secrets.token_urlsafe(VERIFIER_BYTES))
         now = self._clock()
         row = Row(
             state_hash=state_hash(state),
             discord_user_id=user_id,
+            discord_name=discord_name,
             verifier_ciphertext=self._cipher.encrypt(user_id, verifier, Purpose.PKCE_VERIFIER),
             locale=locale,
             created_at=now,
             expires_at=now + timedelta(seconds=STATE_LIFETIME_SECONDS),
         )
         async with self._db.session() as session:
+            await session.execute(delete(Row).where(Row.discord_user_id == user_id))
             session.add(row)
             await session.execute(delete(Row).where(Row.expires_at < now - KEPT_AFTER_EXPIRY))
         return state
 
     async def peek(self, state: str) -> SignInState:
-        """The state's details, leaving it usable (the start link, before the sign-in page)."""
-        row = await self._row(state)
-        return self._usable(row)
+        """The state's details, leaving it as it is. Raises :class:`StateProblem` unless it is
+        usable (it may be started already: see ``started``)."""
+        return self._usable(await self._row(state))
 
-    async def take(self, state: str) -> SignInState:
-        """Use the state up: the callback. Raises :class:`StateProblem` unless it is usable."""
-        row = await self._row(state)
-        found = self._usable(row)
+    async def startable(self, state: str) -> SignInState:
+        """The state's details if a browser may still start it: not started, and with the
+        Discord name its page shows (states made before that name was kept have none)."""
+        found = await self.peek(state)
+        if found.started:
+            raise StateProblem("replayed")
+        if not found.discord_name:
+            raise StateProblem("unknown")
+        return found
+
+    async def start(self, state: str, browser_secret: SecretStr) -> SignInState:
+        """Start the sign-in in the browser holding ``browser_secret``: once only."""
+        found = await self.startable(state)
+        now = self._clock()
         statement = (
             update(Row)
-            .where(Row.state_hash == row.state_hash, Row.used_at.is_(None))
+            .where(
+                Row.state_hash == state_hash(state),
+                Row.started_at.is_(None),
+                Row.used_at.is_(None),
+                Row.expires_at > now,
+            )
+            .values(started_at=now, browser_hash=browser_hash(browser_secret))
+        )
+        async with self._db.session() as session:
+            result = await session.execute(statement)
+        if getattr(result, "rowcount", 0) != 1:
+            raise StateProblem("replayed")  # another browser started it a moment ago
+        return found
+
+    async def take(self, state: str, browser_secret: SecretStr | None) -> SignInState:
+        """Use the state up: the callback, in the browser that started the sign-in. Raises
+        :class:`StateProblem` unless it is usable; another browser leaves it untouched."""
+        row = await self._row(state)
+        found = self._usable(row)
+        if not same_browser(browser_secret, row.browser_hash):
+            raise StateProblem("other_browser")
+        statement = (
+            update(Row)
+            .where(
+                Row.state_hash == row.state_hash,
+                Row.browser_hash == row.browser_hash,
+                Row.used_at.is_(None),
+            )
             .values(used_at=self._clock())
         )
         async with self._db.session() as session:
@@ -82,6 +128,16 @@ class StateStore:
         if getattr(result, "rowcount", 0) != 1:
             raise StateProblem("replayed")  # another callback took it a moment ago
         return found
+
+    async def end_others(self, user_id: int, state: str) -> None:
+        """Delete ``user_id``'s states but ``state``: after a sign-in, no other link works (one
+        made by another process at the very moment of a new link, say)."""
+        async with self._db.session() as session:
+            await session.execute(
+                delete(Row).where(
+                    Row.discord_user_id == user_id, Row.state_hash != state_hash(state)
+                )
+            )
 
     async def locale_of(self, state: str) -> str | None:
         """The language of the person a state belongs to, whatever its condition."""
@@ -109,4 +165,11 @@ class StateStore:
             # The key that encrypted it was dropped (TOKEN_ENCRYPTION_KEY changed without
             # rotate-keys): this sign-in cannot finish; the person starts a new one.
             raise OAuthUnavailable("a sign-in's stored verifier cannot be decrypted") from None
-        return SignInState(row.discord_user_id, row.locale, verifier)
+        return SignInState(
+            row.discord_user_id,
+            row.locale,
+            verifier,
+            discord_name=row.discord_name,
+            expires_at=row.expires_at,
+            started=row.started_at is not None,
+        )

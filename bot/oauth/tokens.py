@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
 from bot.oauth.clients import ClientCredentials
 from bot.oauth.errors import OAuthUnavailable, SignInFailed
+from bot.oauth.userinfo import account_name
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -29,6 +30,7 @@ class IssuedTokens:
     access_token: SecretStr = field(repr=False)
     refresh_token: SecretStr | None = field(repr=False)
     expires_at: dt.datetime | None
+    account_name: str | None = None  # when the response names the account (bot.oauth.userinfo)
 
 
 async def request_tokens(
@@ -72,6 +74,7 @@ async def request_tokens(
         SecretStr(tokens.access_token),
         SecretStr(tokens.refresh_token) if tokens.refresh_token else None,
         expires_at,
+        account_name(response.json()),
     )
 
 

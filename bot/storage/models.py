@@ -60,16 +60,21 @@ class OAuthClientRow(Base):
 
 class OAuthStateRow(Base):
     """A sign-in in progress: the hash of its one-time ``state`` (never the state itself), the
-    person it is bound to, and the PKCE verifier, encrypted. Good for ten minutes, once."""
+    person it is bound to (their id, and the Discord name its start page shows), and the PKCE
+    verifier, encrypted. Good for ten minutes; started once, by one browser (the SHA-256 of
+    that browser's cookie), and finished once."""
 
     __tablename__ = "oauth_states"
 
     state_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     discord_user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    discord_name: Mapped[str | None] = mapped_column(String(64))
     verifier_ciphertext: Mapped[str] = mapped_column(Text)
     locale: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    browser_hash: Mapped[str | None] = mapped_column(String(64))
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 

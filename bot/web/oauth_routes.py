@@ -1,17 +1,24 @@
-"""The sign-in's two web endpoints: the short start link, and the callback.
+"""The sign-in's web endpoints: the short start link, and the callback.
 
-``/oauth/start/<state>`` sends the browser to the authorization server's sign-in page (the
-Discord button links here: the full authorization URL would not fit in a button).
-``/oauth/callback`` checks the state, exchanges the code and stores the tokens, then shows a
-small page in the person's language; the Discord message they came from is edited too.
+``GET /oauth/start/<state>`` (the Discord button links here) changes nothing: it shows whose
+Discord account the sign-in would link, warns anyone else off, and offers a button. The button
+posts to the same address from this site only; that starts the sign-in, once, in this browser
+(a cookie whose hash is kept with the state), and sends it to the authorization server's
+sign-in page. ``GET /oauth/callback`` finishes the sign-in only in the browser that started it:
+it checks the state and the cookie, exchanges the code, stores the tokens and shows a small
+page in the person's language; the Discord message they came from is edited too. HEAD on the
+callback is refused (405): it must never use a state up.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from pydantic import SecretStr
 
 from bot.i18n import N_, _, using_locale
 from bot.oauth import (
@@ -21,22 +28,34 @@ from bot.oauth import (
     OAuthService,
     OAuthUnavailable,
     SignInFailed,
+    StartedSignIn,
     StateProblem,
 )
-from bot.web.pages import linked_page, result_page
-from bot.web.site import html_response, page_language
+from bot.oauth.metadata import origin_of
+from bot.web.same_origin import sent_from
+from bot.web.sign_in_pages import linked_page, result_page, start_page
+from bot.web.site import html_response, page_language, with_form_targets
 
 log = logging.getLogger(__name__)
 
 OAUTH: web.AppKey[Callable[[], OAuthService | None]] = web.AppKey("oauth")
 ON_LINKED: web.AppKey[Callable[[LinkedBySignIn], Awaitable[None]]] = web.AppKey("on_linked")
 STATE_MAX = 200
+BROWSER_COOKIE = "magisterium_sign_in"
 
 AGAIN = N_("Run `/account link` in Discord to start again.")
 FAILURES: dict[str, tuple[str, str]] = {
     "unknown": (N_("This sign-in link is not valid"), AGAIN),
     "replayed": (N_("This sign-in link was already used"), AGAIN),
     "expired": (N_("This sign-in link has expired"), N_("Sign-in links last ten minutes. {again}")),
+    "other_browser": (
+        N_("This sign-in was started in another browser"),
+        N_("Finish the sign-in in the browser where you started it. {again}"),
+    ),
+    "cross_site": (
+        N_("This sign-in cannot be started from another site"),
+        N_("Open the sign-in link from Discord and press the button on its page. {again}"),
+    ),
     "access_denied": (
         N_("Your account was not linked"),
         N_("You chose not to let the bot use your Magisterium account. {again}"),
@@ -50,7 +69,15 @@ FAILURES: dict[str, tuple[str, str]] = {
         N_("Try again in a few minutes. {again}"),
     ),
 }
-STATUS = {"unknown": 400, "replayed": 400, "expired": 400, "access_denied": 200, "refused": 400}
+STATUS = {
+    "unknown": 400,
+    "replayed": 400,
+    "expired": 400,
+    "other_browser": 403,
+    "cross_site": 403,
+    "access_denied": 200,
+    "refused": 400,
+}
 
 
 def add_oauth_routes(
@@ -62,8 +89,9 @@ def add_oauth_routes(
     is not configured: the routes then answer 404)."""
     app[OAUTH] = oauth
     app[ON_LINKED] = on_linked
-    app.router.add_get(START_PATH + "{state}", start)
-    app.router.add_get(CALLBACK_PATH, callback)
+    app.router.add_get(START_PATH + "{state}", show_start)
+    app.router.add_post(START_PATH + "{state}", start)
+    app.router.add_get(CALLBACK_PATH, callback, allow_head=False)
 
 
 def failure(kind: str, locale: str) -> web.Response:
@@ -81,44 +109,85 @@ def _service(request: web.Request) -> OAuthService:
     return oauth
 
 
-def _language(request: web.Request) -> str:
-    return page_language(request.headers.get("Accept-Language"))
+async def _locale(request: web.Request, oauth: OAuthService, state: str) -> str:
+    """The language of the person the state belongs to, else the browser's."""
+    stored = await oauth.states.locale_of(state) if state else None
+    return stored or page_language(request.headers.get(hdrs.ACCEPT_LANGUAGE))
 
 
-async def start(request: web.Request) -> web.Response:
+async def show_start(request: web.Request) -> web.Response:
+    """GET (and HEAD): whose sign-in this is, and the button; nothing is changed."""
     oauth = _service(request)
     state = request.match_info["state"][:STATE_MAX]
-    locale = await oauth.states.locale_of(state) or _language(request)
+    locale = await _locale(request, oauth, state)
     try:
-        url = await oauth.authorization_url(state)
+        page = await oauth.start_page(state)
     except StateProblem as problem:
         return failure(problem.reason, locale)
     except OAuthUnavailable as error:
         log.warning("sign-in could not start: %s", error)
         return failure("unavailable", locale)
-    raise web.HTTPFound(
-        url, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    body = start_page(
+        discord_name=page.discord_name, action=oauth.config.start_url(state), lang=page.locale
     )
+    # The authorization server's origin, and any https origin: its sign-in may hand the browser
+    # on to a login page elsewhere (a hosted identity provider) before anything loads, and
+    # form-action would silently stop that hop. The page runs no script and shows no input.
+    response = with_form_targets(html_response(body, cache=False), page.redirect_origin, "https:")
+    # With no-referrer, browsers would send the form with "Origin: null" (bot.web.same_origin).
+    response.headers[hdrs.REFERRER_POLICY] = "same-origin"
+    return response
+
+
+async def start(request: web.Request) -> web.Response:
+    """POST, from the start page only: start the sign-in in this browser, once."""
+    oauth = _service(request)
+    state = request.match_info["state"][:STATE_MAX]
+    locale = await _locale(request, oauth, state)
+    if not sent_from(origin_of(oauth.config.public_base_url), request.headers):
+        log.info("refused a sign-in start sent from another site")
+        return failure("cross_site", locale)
+    try:
+        started = await oauth.start(state)
+    except StateProblem as problem:
+        return failure(problem.reason, locale)
+    except OAuthUnavailable as error:
+        log.warning("sign-in could not start: %s", error)
+        return failure("unavailable", locale)
+    response = web.Response(
+        status=303,
+        headers={
+            hdrs.LOCATION: started.authorization_url,
+            hdrs.CACHE_CONTROL: "no-store",
+            hdrs.REFERRER_POLICY: "no-referrer",
+        },
+    )
+    _bind_browser(response, oauth, started)
+    return response
 
 
 async def callback(request: web.Request) -> web.Response:
     oauth = _service(request)
     state = request.query.get("state", "")[:STATE_MAX]
-    locale = (await oauth.states.locale_of(state) if state else None) or _language(request)
+    locale = await _locale(request, oauth, state)
     code, error = request.query.get("code"), request.query.get("error")
+    cookie = request.cookies.get(BROWSER_COOKIE)
+    browser = SecretStr(cookie) if cookie else None
     try:
         if error or not code:
-            declined = await oauth.decline(state, error or "invalid_request")
+            declined = await oauth.decline(state, error or "invalid_request", browser)
             kind = "access_denied" if declined.error == "access_denied" else "refused"
             log.info("a sign-in came back with %s", declined.error[:40])
-            return failure(kind, locale)
-        linked = await oauth.finish(state, code)
+            return _unbind_browser(failure(kind, locale), oauth)
+        linked = await oauth.finish(state, code, browser)
     except StateProblem as problem:
+        # Another browser's callback leaves the state (and the cookie) as they are: the
+        # browser that started the sign-in can still finish it.
         log.info("a sign-in callback had a %s state", problem.reason)
         return failure(problem.reason, locale)
     except SignInFailed as failed:
         log.info("the authorization server refused a sign-in code (%s)", failed.error)
-        return failure("refused", locale)
+        return _unbind_browser(failure("refused", locale), oauth)
     except OAuthUnavailable as unreachable:
         log.warning("sign-in could not finish: %s", unreachable)
         return failure("unavailable", locale)
@@ -126,4 +195,30 @@ async def callback(request: web.Request) -> web.Response:
         await request.app[ON_LINKED](linked)
     except Exception:  # the tokens are stored: a Discord hiccup must not turn this into an error
         log.exception("could not tell Discord that an account was linked")
-    return html_response(linked_page(lang=linked.locale), cache=False)
+    page = linked_page(
+        lang=linked.locale, discord_name=linked.discord_name, account_name=linked.account_name
+    )
+    return _unbind_browser(html_response(page, cache=False), oauth)
+
+
+def _cookie_attributes(oauth: OAuthService) -> dict[str, Any]:
+    """Sent back to this site only, on the sign-in's addresses (PUBLIC_BASE_URL may have a
+    path), out of scripts' reach; Lax, so the callback's cross-site redirect carries it."""
+    return {
+        "path": urlsplit(oauth.config.public_base_url).path.rstrip("/") + "/oauth/",
+        "secure": oauth.config.public_base_url.startswith("https://"),
+        "httponly": True,
+        "samesite": "Lax",
+    }
+
+
+def _bind_browser(response: web.Response, oauth: OAuthService, started: StartedSignIn) -> None:
+    seconds = max(1, int(started.lifetime.total_seconds()))
+    secret = started.browser_secret.get_secret_value()
+    response.set_cookie(BROWSER_COOKIE, secret, max_age=seconds, **_cookie_attributes(oauth))
+
+
+def _unbind_browser(response: web.Response, oauth: OAuthService) -> web.Response:
+    """The sign-in is over (the state is used up): its cookie goes."""
+    response.del_cookie(BROWSER_COOKIE, **_cookie_attributes(oauth))
+    return response

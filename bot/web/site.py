@@ -3,6 +3,8 @@ security headers every HTML page of the bot carries (:func:`html_response`)."""
 
 from __future__ import annotations
 
+import re
+
 from aiohttp import hdrs, web
 from babel.core import negotiate_locale, parse_locale
 
@@ -11,11 +13,28 @@ from bot.web.pages import HOME_PATH, SiteInfo, bcp47, landing_page, privacy_page
 
 SITE = web.AppKey("site", SiteInfo)
 
-# Nothing runs and nothing loads from elsewhere: styles are inline, images only data: or ours.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
-    "form-action 'none'; frame-ancestors 'none'"
+# An origin as a CSP source: scheme, host (or [IPv6]) and port, and nothing that could end it;
+# or the scheme source "https:" alone.
+_ORIGIN_SOURCE = re.compile(
+    r"https:|https?://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?"
 )
+
+
+def content_security_policy(*form_targets: str) -> str:
+    """Nothing runs and nothing loads from elsewhere: styles are inline, images only data: or
+    ours; forms post to this site only. ``form_targets`` are origins a form's answer may
+    redirect to: Chromium applies form-action to every redirect after a form is sent."""
+    for origin in form_targets:
+        if not _ORIGIN_SOURCE.fullmatch(origin):
+            raise ValueError(f"not an origin: {origin!r}")
+    targets = " ".join(("'self'", *form_targets))
+    return (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
+        f"form-action {targets}; frame-ancestors 'none'"
+    )
+
+
+CONTENT_SECURITY_POLICY = content_security_policy()
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -43,6 +62,13 @@ def html_response(body: str, *, status: int = 200, cache: bool = True) -> web.Re
     response = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
     response.headers.update(SECURITY_HEADERS)
     response.headers[hdrs.CACHE_CONTROL] = f"max-age={CACHE_SECONDS}" if cache else "no-store"
+    return response
+
+
+def with_form_targets(response: web.Response, *origins: str) -> web.Response:
+    """``response`` (from :func:`html_response`) with a policy that also lets its form's answer
+    redirect to ``origins``."""
+    response.headers["Content-Security-Policy"] = content_security_policy(*origins)
     return response
 
 

@@ -1,6 +1,8 @@
 """``/account link`` when Sign in with Magisterium is configured: a link button to the sign-in
-page (one-time, ten minutes, bound to the person), and "paste a token instead" for people who
-already hold one. Once the web callback has linked the account, this message says so."""
+page (one-time, ten minutes, bound to the person, whose Discord name the page shows; a new link
+replaces the person's older ones), and "paste a token instead" for people who already hold one.
+Once the web callback has linked the account, this message says so, naming the Magisterium
+account when the server told its name."""
 
 from __future__ import annotations
 
@@ -38,6 +40,27 @@ LINKED_TEXT = N_(
     "You signed in with Magisterium: your questions now go to Magisterium with your own "
     "account. `/account unlink` removes it at any time."
 )
+# Translators: {account} is the Magisterium account's name or email address.
+LINKED_AS_TEXT = N_(
+    "You signed in with Magisterium as {account}: your questions now go to Magisterium with "
+    "that account. `/account unlink` removes it at any time."
+)
+
+
+def discord_handle(user: discord.abc.User) -> str:
+    """The name that tells one Discord account from every other (no display name: anyone can
+    take someone else's), as the sign-in page shows it after an @."""
+    if user.discriminator in ("", "0"):
+        return user.name
+    return f"{user.name}#{user.discriminator}"  # an account that kept its old tag
+
+
+def linked_text(account_name: str | None) -> str:
+    """The confirmation, in the current locale; the account's name is upstream text."""
+    if account_name is None:
+        return _(LINKED_TEXT)
+    shown = discord.utils.escape_mentions(discord.utils.escape_markdown(account_name))
+    return _(LINKED_AS_TEXT).format(account=f"**{shown}**")
 
 
 class SignInView(BaseView):
@@ -73,8 +96,10 @@ class SignIns:
         oauth: OAuthService,
         on_token: Callable[[discord.Interaction[Any], Any], Awaitable[None]],
     ) -> None:
-        self._forget_expired()
-        state, url = await oauth.begin(interaction.user.id, locale_of(interaction))
+        self._forget(interaction.user.id)  # the new link ends the person's others
+        state, url = await oauth.begin(
+            interaction.user.id, locale_of(interaction), discord_handle(interaction.user)
+        )
         view = SignInView(url, on_token, author_id=interaction.user.id)
         embed = notice_embed(_(SIGN_IN_TITLE), _(SIGN_IN_TEXT), colour=BRAND)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
@@ -91,13 +116,14 @@ class SignIns:
         if interaction.is_expired():
             return
         with using_locale(linked.locale):
-            embed = notice_embed(_(LINKED_TITLE), _(LINKED_TEXT), colour=BRAND)
+            embed = notice_embed(_(LINKED_TITLE), linked_text(linked.account_name), colour=BRAND)
         loop = asyncio.get_running_loop()
         await loop.create_task(_edit(interaction, embed), context=context)
 
-    def _forget_expired(self) -> None:
+    def _forget(self, user_id: int) -> None:
+        """Drop the sign-ins that can no longer end here: expired, or ``user_id``'s."""
         for state, (interaction, _view, _context) in list(self._pending.items()):
-            if interaction.is_expired():
+            if interaction.is_expired() or interaction.user.id == user_id:
                 del self._pending[state]
 
 

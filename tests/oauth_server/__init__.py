@@ -5,7 +5,9 @@
         ...  # point a client at server.issuer (metadata at server.metadata_url)
 
 Authorization code + PKCE (S256 only, always required), rotating refresh tokens, open dynamic
-client registration (RFC 7591), RFC 8414 metadata and RFC 8707 resource indicators.
+client registration (RFC 7591), RFC 8414 metadata, RFC 8707 resource indicators, a consent
+remembered per client unless ``prompt=consent`` (when ``remember_consent`` is on), and an
+OpenID-style userinfo endpoint naming the account (``account_name``).
 """
 
 from tests.oauth_server.adapter import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX

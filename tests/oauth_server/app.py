@@ -27,6 +27,7 @@ def make_app(state: OAuthTestServer) -> web.Application:
             web.get(prefix + "/authorize", routes.authorize_page),
             web.post(prefix + "/authorize", routes.authorize_decision),
             web.post(prefix + "/token", routes.token),
+            web.get(prefix + "/userinfo", routes.userinfo),
         ]
     )
     if state.registration:
@@ -56,6 +57,8 @@ class _Routes:
         except OAuth2Error as error:
             return self._error(error)
         decision = self.state.auto_consent
+        if decision is None and self._remembered(grant, http):
+            decision = "allow"
         if decision is None:
             page = consent_page(
                 client_name=grant.client.display_name,
@@ -91,7 +94,31 @@ class _Routes:
         record["status"] = response.status
         return response
 
+    async def userinfo(self, request: web.Request) -> web.Response:
+        """OpenID Connect's userinfo: the claims of the person a live bearer token is for."""
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        issued = self.state.active_token(token) if scheme.lower() == "bearer" else None
+        self.state.userinfo_requests.append({"authorized": issued is not None})
+        status = self.state.take_userinfo_failure()
+        if status is not None:
+            return web.json_response({"error": "server_error"}, status=status)
+        if issued is None:
+            challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+            return web.json_response({"error": "invalid_token"}, status=401, headers=challenge)
+        return web.json_response(self.state.userinfo(issued), headers=NO_STORE)
+
+    def _remembered(self, grant: Any, http: HttpRequest) -> bool:
+        """The person allowed this client before, and the request does not ask to be asked."""
+        prompts = http.query.get("prompt", "").split()
+        return (
+            self.state.remember_consent
+            and "consent" not in prompts
+            and grant.client.get_client_id() in self.state.consented_clients
+        )
+
     def _decide(self, grant: Any, decision: str) -> web.Response:
+        if decision == "allow":
+            self.state.consented_clients.add(grant.client.get_client_id())
         user = self.state.user if decision == "allow" else None
         response: web.Response = self.authlib.create_authorization_response(
             grant.request, grant_user=user, grant=grant

@@ -1,8 +1,9 @@
 """`OAuthTestServer`: the test authorization server's state, records and controls.
 
 The HTTP side (`app.py`) and Authlib's grants (`grants.py`) read and write this object; tests
-steer it (`auto_consent`, `advance`, `revoke_refresh_tokens`, `fail_token_endpoint`) and read
-what clients sent (`registrations`, `authorize_requests`, `token_requests`).
+steer it (`auto_consent`, `remember_consent`, `account_name`, `advance`,
+`revoke_refresh_tokens`, `fail_token_endpoint`, `fail_userinfo`) and read what clients sent
+(`registrations`, `authorize_requests`, `token_requests`, `userinfo_requests`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,13 @@ class OAuthTestServer:
 
         # Controls.
         self.auto_consent: Consent | None = None
+        # Like most real servers: a client the person allowed before is let through without
+        # the consent page, unless the authorization request says prompt=consent.
+        self.remember_consent = False
+        # What the userinfo endpoint says of the signed-in person, besides `sub`:
+        # `account_name` as preferred_username, and any other claims.
+        self.account_name: str | None = None
+        self.userinfo_claims: dict[str, Any] = {}
         self.access_token_lifetime = 3600
         self.code_lifetime = 60
 
@@ -59,11 +67,14 @@ class OAuthTestServer:
         self.registrations: list[dict[str, Any]] = []
         self.authorize_requests: list[dict[str, Any]] = []
         self.token_requests: list[dict[str, Any]] = []
+        self.userinfo_requests: list[dict[str, Any]] = []
 
         self.clients: dict[str, Client] = {}
+        self.consented_clients: set[str] = set()
         self.tokens: list[IssuedToken] = []
         self._codes: dict[str, AuthorizationCode] = {}
         self._token_failures: list[int] = []
+        self._userinfo_failures: list[int] = []
         self._clock_offset = 0.0
         self._issuer: str | None = None
 
@@ -90,6 +101,10 @@ class OAuthTestServer:
         return self.issuer + "/token"
 
     @property
+    def userinfo_endpoint(self) -> str:
+        return self.issuer + "/userinfo"
+
+    @property
     def registration_endpoint(self) -> str | None:
         return self.issuer + "/register" if self.registration else None
 
@@ -102,6 +117,7 @@ class OAuthTestServer:
             "issuer": self.issuer,
             "authorization_endpoint": self.authorization_endpoint,
             "token_endpoint": self.token_endpoint,
+            "userinfo_endpoint": self.userinfo_endpoint,  # OpenID Connect's, as many list it
         }
         if self.registration_endpoint is not None:
             document["registration_endpoint"] = self.registration_endpoint
@@ -160,9 +176,23 @@ class OAuthTestServer:
         self.clients[client_id] = client
         return client
 
+    def userinfo(self, token: IssuedToken) -> dict[str, Any]:
+        """What the userinfo endpoint answers for a live token."""
+        claims: dict[str, Any] = {"sub": token.subject}
+        if self.account_name is not None:
+            claims["preferred_username"] = self.account_name
+        return claims | self.userinfo_claims
+
     def fail_token_endpoint(self, status: int = 500) -> None:
         """The next token request (only that one) gets `status` with a server_error body."""
         self._token_failures.append(status)
+
+    def fail_userinfo(self, status: int = 500) -> None:
+        """The next userinfo request (only that one) gets `status`."""
+        self._userinfo_failures.append(status)
+
+    def take_userinfo_failure(self) -> int | None:
+        return self._userinfo_failures.pop(0) if self._userinfo_failures else None
 
     def revoke_refresh_tokens(self) -> None:
         """Every refresh token issued so far stops working: the next refresh is invalid_grant."""
