@@ -150,13 +150,66 @@ class UnknownRPCError(RPCError):
     """A JSON-RPC error code this client does not know."""
 
 
-class TaskFailed(A2AError):
-    """The skill ran and failed; ``reason`` is the task's ``status.message`` text."""
+class AuthRequired(Unauthorized):
+    """The task ended ``auth-required``: Magisterium wants the person to sign in again."""
 
-    def __init__(self, reason: str, *, task_id: str | None = None) -> None:
-        super().__init__(f"task failed: {reason}" if reason else "task failed")
+    def __init__(self, message: str, *, task_id: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.task_id = task_id
+
+
+class TaskNotCompleted(A2AError):
+    """The task came back in a state other than ``completed``. ``reason`` is the text of its
+    ``status.message`` (Magisterium's own words, possibly empty); ``state`` the A2A state."""
+
+    state: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        task_id: str | None = None,
+        context_id: str | None = None,
+        state: str | None = None,
+    ) -> None:
+        shown_state = state or self.state
+        super().__init__(f"task {shown_state}: {reason}" if reason else f"task {shown_state}")
         self.reason = reason
         self.task_id = task_id
+        self.context_id = context_id
+        if state is not None:
+            self.state = state  # type: ignore[misc]
+
+
+class TaskFailed(TaskNotCompleted):
+    """The skill ran and failed; ``reason`` is why."""
+
+    state = "failed"
+
+
+class TaskRejected(TaskNotCompleted):
+    """Magisterium declined the request; ``reason`` is its answer (shown to the person, privately,
+    as what Magisterium said to this question)."""
+
+    state = "rejected"
+
+
+class InputRequired(TaskNotCompleted):
+    """Magisterium asks the person something (``reason`` is its question, e.g. which Pope Pius);
+    a reply sent with ``context_id`` continues the same task's conversation."""
+
+    state = "input-required"
+
+
+class TaskCanceled(TaskNotCompleted):
+    state = "canceled"
+
+
+class TaskNotFinished(TaskNotCompleted):
+    """Still ``submitted``/``working`` (or ``unknown``) after the bounded ``tasks/get`` poll
+    within the deadline: the person is told it did not finish and to try again."""
+
+    state = "working"
 
 
 RPC_ERRORS_BY_CODE: dict[int, type[RPCError]] = {
