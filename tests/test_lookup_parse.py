@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from bot.a2a.lookups import (
 from bot.a2a.models import Task
 from bot.a2a.results import NotFound
 from bot.fake_server.lookup_statistics import METRICS as FAKE_METRICS
+from tests.member_order import shuffled_members
 
 Json = dict[str, Any]
 SAINT, POPE, PERSON, DIOCESE = (
@@ -475,6 +477,80 @@ def test_a_text_only_answer_is_a_profile(text: str) -> None:
     assert profile.fields == [] and profile.links == [] and profile.image_url is None
 
 
+# --- read by key, never by member order ---------------------------------------------------------
+
+KRAKOW_OFFICE: Json = {
+    "title": "Archbishop of Kraków",
+    "diocese": {"id": "diocese-krakow", "name": "Archdiocese of Kraków"},
+    "from": "1964",
+    "to": "1978",
+}
+
+
+@pytest.mark.parametrize("members", [list(KRAKOW_OFFICE), list(reversed(KRAKOW_OFFICE))])
+def test_a_previous_office_reads_its_period_by_key(members: list[str]) -> None:
+    """Issue 16: through a protobuf peer {title, diocese, from, to} showed "(1978, 1964)"."""
+    office = {key: KRAKOW_OFFICE[key] for key in members}
+    profile = _profile(
+        _data({"name": "Pope John Paul II", "previous_offices": [office]}), kind=POPE
+    )
+    assert _fields(profile)["Previous offices"] == "Archbishop of Kraków (1964–1978)"
+
+
+@pytest.mark.parametrize("first", ["beatification", "canonization"])
+def test_a_link_named_twice_keeps_the_role_of_the_first_in_field_order(first: str) -> None:
+    """Issue 16: "Beatification · Pope" became "Canonization · Pope" when members reordered."""
+    benedict = {"id": "pope-benedict-xvi", "name": "Pope Benedict XVI"}
+    causes = {
+        "beatification": {"date": "2011-05-01", "pope": benedict},
+        "canonization": {"date": "2014-04-27", "pope": dict(reversed(benedict.items()))},
+    }
+    second = "canonization" if first == "beatification" else "beatification"
+    data = {second: causes[second], "name": "Pope John Paul II", first: causes[first]}
+    profile = _profile(_data(data), kind=POPE)
+    assert profile.links == [
+        ProfileLink(
+            kind=POPE, name="Pope Benedict XVI", id="pope-benedict-xvi", role="Beatification · Pope"
+        )
+    ]
+    assert [f.name for f in profile.fields] == [
+        "Beatification · Date",
+        "Beatification · Pope",
+        "Canonization · Date",
+        "Canonization · Pope",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("served", "shown"),
+    [
+        ({"name": "Seoul", "role": "Archbishop", "to": "2021", "from": "2012"}, "2012–2021"),
+        ({"name": "Seoul", "end": 2021, "start": 2012.0}, "2012–2021"),
+        ({"name": "Seoul", "until": "2021", "begin": "2012"}, "2012–2021"),
+        (
+            {"name": "Seoul", "endDate": "2021-10-28", "startDate": "2012-05-10"},
+            "2012-05-10–2021-10-28",
+        ),
+        ({"name": "Seoul", "to": None, "from": "2021"}, "2021–"),  # still in office
+        ({"name": "Seoul", "from": "2021"}, "2021–"),
+        ({"name": "Seoul", "to": "1998"}, "–1998"),
+        ({"name": "Seoul", "end": "2021", "begin": "2012"}, "2012–2021"),
+    ],
+)
+def test_periods_in_any_spelling_and_member_order(served: Json, shown: str) -> None:
+    for members in (list(served.items()), list(reversed(served.items()))):
+        profile = _profile(_data({"name": "X", "dioceses": [dict(members)]}), kind=PERSON)
+        line = _fields(profile)["Dioceses"]
+        assert line.startswith("Seoul (") and line.endswith(f"{shown})"), line
+
+
+def test_facts_known_keys_first_then_the_rest_by_name() -> None:
+    data = {"zodiac": "Leo", "name": "X", "died": "1897", "alias": "Y", "born": "1873"}
+    for members in (list(data.items()), list(reversed(data.items()))):
+        profile = _profile(_data(dict(members)))
+        assert [f.name for f in profile.fields] == ["Born", "Died", "Alias", "Zodiac"]
+
+
 # --- links --------------------------------------------------------------------------------------
 
 
@@ -496,16 +572,17 @@ def test_link_kinds_through_the_parser() -> None:
             }
         )
     )
+    # Known keys in FIELD_ORDER, then the others by name; never the members' order.
     assert [(link.kind, link.name) for link in profile.links] == [
-        (PERSON, "Peter"),
-        (DIOCESE, "Y"),
-        (POPE, "Pope Pius XI"),
-        (PERSON, "Cardinal Newman"),
-        (DIOCESE, "Archdiocese of Westminster"),
-        (SAINT, "Saint Joseph"),
-        (POPE, "Pius XII"),
-        (PERSON, "Andrew"),
-        (SAINT, "Someone"),
+        (PERSON, "Andrew"),  # principal_consecrator
+        (POPE, "Pius XII"),  # predecessor
+        (PERSON, "Peter"),  # ordinary
+        (POPE, "Pope Pius XI"),  # canonizer
+        (SAINT, "Someone"),  # friend
+        (PERSON, "Cardinal Newman"),  # mentor
+        (DIOCESE, "Y"),  # metropolitan
+        (SAINT, "Saint Joseph"),  # patron
+        (DIOCESE, "Archdiocese of Westminster"),  # see
     ]
     assert _fields(profile)["Province"] == "Seoul"  # no link, still a fact
 
@@ -915,6 +992,24 @@ def test_parse_statistics_never_raises(datas: list[Json], texts: list[str]) -> N
         _check_rows(result.rows, result.metrics)
         for metric in result.metrics:
             assert all(value is not None for _, value in result.series(metric))
+
+
+@FAST
+@given(
+    datas=data_parts,
+    texts=text_parts,
+    kind=st.sampled_from(list(LookupKind)),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_member_order_never_changes_a_parse(
+    datas: list[Json], texts: list[str], kind: LookupKind, seed: int
+) -> None:
+    shuffled = shuffled_members(datas, random.Random(seed))
+    plain, other = _fuzz_task(datas, texts), _fuzz_task(shuffled, texts)
+    expected = parse_lookup(plain, kind, "query").model_dump_json()
+    assert parse_lookup(other, kind, "query").model_dump_json() == expected
+    expected = parse_statistics(plain, "query").model_dump_json()
+    assert parse_statistics(other, "query").model_dump_json() == expected
 
 
 def _check_rows(rows: list[Any], metrics: list[str]) -> None:

@@ -37,6 +37,23 @@ def test_snake(key: str, expected: str) -> None:
     assert snake(key) == expected
 
 
+@pytest.mark.parametrize(
+    "members",
+    [
+        [("feastDay", "camel"), ("feast_day", "snake"), ("Feast Day", "spaced")],
+        [("Feast Day", "spaced"), ("feast_day", "snake"), ("feastDay", "camel")],
+        [("feast_day", "snake"), ("feastDay", "camel")],
+    ],
+)
+def test_keys_meeting_in_snake_case_keep_one_value_whatever_the_order(
+    members: list[tuple[str, str]],
+) -> None:
+    assert normalised(dict(members)) == {"feast_day": "snake"}
+    without_snake = dict(m for m in members if m[0] != "feast_day")
+    expected = "spaced" if "Feast Day" in without_snake else "camel"  # the first by name
+    assert normalised(without_snake) == {"feast_day": expected}
+
+
 def test_label_and_normalised() -> None:
     assert label("feastDay") == "Feast day"
     assert label("ordained_priest") == "Ordained priest"
@@ -193,7 +210,7 @@ def test_year_rows_sorts_merges_and_reads_every_year_spelling() -> None:
     assert rows[-1].values == {"catholics": 1234.0, "priests": 40.0}
     assert rows[2].values == {"catholics": 1000.0, "priests": None}
     assert rows[3].values == {"catholics": 1100.0, "percent_catholic": 12.5}
-    assert metrics == ["catholics", "priests", "percent_catholic"]  # first appearance
+    assert metrics == ["catholics", "percent_catholic", "priests"]  # METRIC_ORDER, not arrival
 
 
 def test_year_rows_from_a_mapping_by_year() -> None:
@@ -204,7 +221,15 @@ def test_year_rows_from_a_mapping_by_year() -> None:
         (1975, {"catholics": 10.0, "priests": 4.0}),
         (1976, {"priests": 5.0}),
     ]
-    assert metrics == ["priests", "catholics"]  # as they first appear, not by year
+    assert metrics == ["catholics", "priests"]  # the bot's order, not the members'
+
+
+def test_metrics_without_a_list_known_first_then_by_name() -> None:
+    rows = [{"year": 2020, "zeta": 1, "baptisms": 2, "alpha": 3, "catholics": 4}]
+    _, metrics = year_rows(rows)
+    assert metrics == ["catholics", "baptisms", "alpha", "zeta"]
+    _, metrics = year_rows([dict(reversed(rows[0].items()))])
+    assert metrics == ["catholics", "baptisms", "alpha", "zeta"]
 
 
 def test_year_rows_metric_order_given_first_deduplicated() -> None:

@@ -1,8 +1,9 @@
 """Reading the lookup skills' undocumented artifacts, defensively.
 
 Nothing here trusts a shape: the profile may sit at the top of a data part or under a wrapper
-key, keys may be snake_case or camelCase, numbers may arrive as floats or strings, and any
-field may be missing. What cannot be read is left out, never raised.
+key, keys may be snake_case or camelCase, numbers may arrive as floats or strings, any
+field may be missing, and members may come in any order (everything is read by key; facts are
+shown in :mod:`bot.a2a.lookup_order`'s order). What cannot be read is left out, never raised.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.a2a.lookup_links import link_of
+from bot.a2a.lookup_fields import IMAGE_KEYS, MAX_LINKS, NAME_KEYS, Collector
+from bot.a2a.lookup_order import ordered_items
 from bot.a2a.lookup_values import (
     ID_KEYS,
     Json,
     first_text,
-    label,
     normalised,
     safe_image_url,
     scalar_text,
@@ -27,8 +28,6 @@ from bot.a2a.lookups import (
     DioceseStatistics,
     LookupKind,
     Profile,
-    ProfileField,
-    ProfileLink,
     YearRow,
 )
 from bot.a2a.models import Task
@@ -38,13 +37,11 @@ NOT_FOUND_TEXT = re.compile(r"^\s*no\b.*\bfound\b", re.IGNORECASE)
 MAX_NOT_FOUND = 300  # longer, "No record of her birth was found…" is a biography, not a refusal
 WRAPPERS = ("result", "profile", "data", "item", "record", "entry")
 CANDIDATE_KEYS = ("candidates", "matches", "results", "options", "choices")
-NAME_KEYS = ("name", "full_name", "display_name", "title", "label")
-IMAGE_KEYS = ("image_url", "image", "thumbnail_url", "thumbnail", "portrait", "photo", "picture")
 TEXT_KEYS = ("biography", "bio", "summary", "description", "life", "text", "about")
 STATISTICS_KEYS = ("statistics", "stats", "headline_statistics", "series", "years", "rows")
 SUMMARY_KEYS = ("summary", "description", "title", "status", "dates", "years", "country")
 
-MAX_LINKS = 25
+__all__ = ["MAX_LINKS", "parse_lookup", "parse_statistics"]
 
 # --- finding the payload ------------------------------------------------------------------------
 
@@ -140,81 +137,7 @@ def _dedupe_candidates(found: list[Candidate]) -> list[Candidate]:
     return unique
 
 
-# --- fields -------------------------------------------------------------------------------------
-
-
-def _summarise(raw: Json) -> str | None:
-    """One nested object as a short phrase: its name, then its other facts in brackets."""
-    name_keys = ("name", "full_name", "display_name", "title", "label")
-    name = first_text(raw, name_keys)
-    rest = [
-        text
-        for k, v in raw.items()
-        if k not in (*ID_KEYS, *name_keys, "type", "kind")
-        and not k.startswith(IMAGE_KEYS)
-        and (text := scalar_text(v)) is not None
-    ]
-    if name is None:
-        return (
-            ", ".join(
-                f"{label(k)}: {t}"
-                for k, v in raw.items()
-                if k not in ID_KEYS and (t := scalar_text(v)) is not None
-            )
-            or None
-        )
-    return f"{name} ({', '.join(rest)})" if rest else name
-
-
-class _Collector:
-    def __init__(self, kind: LookupKind) -> None:
-        self.kind = kind
-        self.fields: list[ProfileField] = []
-        self.links: list[ProfileLink] = []
-        self._seen: set[tuple[LookupKind, str]] = set()
-
-    def add_link(self, key: str, raw: Json, role: str) -> None:
-        link = link_of(key, raw, role)
-        if link is None or len(self.links) == MAX_LINKS:
-            return
-        identity = (link.kind, link.id or link.name.casefold())
-        if identity not in self._seen:
-            self._seen.add(identity)
-            self.links.append(link)
-
-    def walk(self, key: str, value: Any, prefix: str = "") -> None:
-        name = f"{prefix} · {label(key)}" if prefix else label(key)
-        if isinstance(value, dict):
-            self._walk_dict(key, value, name)
-        elif isinstance(value, list):
-            self._walk_list(key, value, name)
-        elif (text := scalar_text(value)) is not None:
-            self.fields.append(ProfileField(name=name, value=text))
-
-    def _walk_dict(self, key: str, value: Json, name: str) -> None:
-        if any(k in value for k in ("name", "full_name", "display_name")):
-            self.add_link(key, value, name)
-            if (summary := _summarise(value)) is not None:
-                self.fields.append(ProfileField(name=name, value=summary))
-            return
-        for inner_key, inner in value.items():
-            if inner_key not in ID_KEYS:
-                self.walk(inner_key, inner, name)
-
-    def _walk_list(self, key: str, value: list[Any], name: str) -> None:
-        items: list[str] = []
-        for item in value:
-            if isinstance(item, dict):
-                self.add_link(key, item, name)
-                text = _summarise(item)
-            else:
-                text = scalar_text(item)
-            if text:
-                items.append(text)
-        if not items:
-            return
-        joiner = "\n" if any(isinstance(i, dict) for i in value) else ", "
-        self.fields.append(ProfileField(name=name, value=joiner.join(items)))
+# --- statistics ---------------------------------------------------------------------------------
 
 
 def _statistics_of(raw: Json) -> tuple[str | None, list[YearRow], list[str]]:
@@ -271,8 +194,8 @@ def _profile(task: Task, kind: LookupKind, query: str, raw: Json) -> Profile:
             text = str(raw[text_key]).strip()
             used.add(text_key)
     skip = used | set(ID_KEYS) | set(IMAGE_KEYS) | {stats_key, "metrics"}
-    collector = _Collector(kind)
-    for key, value in raw.items():
+    collector = Collector(kind)
+    for key, value in ordered_items(raw):
         if key in skip or key in CANDIDATE_KEYS:
             continue
         collector.walk(key, value)

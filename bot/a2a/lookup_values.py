@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from bot.a2a.lookup_order import ordered_metrics
 from bot.a2a.lookups import YearRow
 
 Json = dict[str, Any]
@@ -30,9 +31,16 @@ def label(key: str) -> str:
 
 
 def normalised(raw: Any) -> Any:
-    """``raw`` with every dict key in snake_case, recursively."""
+    """``raw`` with every dict key in snake_case, recursively.
+
+    Keys that meet in snake_case (``feastDay`` and ``feast_day``) keep one value whatever the
+    members' order: the key already in snake_case, else the first by name.
+    """
     if isinstance(raw, dict):
-        return {snake(str(k)): normalised(v) for k, v in raw.items()}
+        keyed: Json = {}
+        for key in sorted(raw, key=lambda k: (snake(str(k)) != str(k), str(k))):
+            keyed.setdefault(snake(str(key)), normalised(raw[key]))
+        return keyed
     if isinstance(raw, list):
         return [normalised(v) for v in raw]
     return raw
@@ -119,14 +127,16 @@ def _year_items(value: Any) -> Iterator[tuple[int, Json]]:
             if isinstance(item, dict) and (year := _year(item)) is not None:
                 yield year, item
     elif isinstance(value, dict):
-        for key, item in value.items():
+        for key in sorted(value, key=str):  # " 2020" and "2020" merge the same either way
+            item = value[key]
             if isinstance(item, dict) and re.fullmatch(r"\d{4}", str(key).strip()):
                 yield int(str(key).strip()), item
 
 
 def year_rows(value: Any, order: Iterable[str] = ()) -> tuple[list[YearRow], list[str]]:
-    """Rows by year (ascending, one per year) and the metric keys in order of appearance."""
-    metrics = list(dict.fromkeys(key for m in order if isinstance(m, str) and (key := snake(m))))
+    """Rows by year (ascending, one per year) and their metric keys: those of ``order`` (the
+    upstream's own list) first, then the others as :func:`ordered_metrics` puts them."""
+    listed = [key for m in order if isinstance(m, str) and (key := snake(m))]
     by_year: dict[int, dict[str, float | None]] = {}
     for year, item in _year_items(value):
         values: dict[str, float | None] = {}
@@ -136,9 +146,8 @@ def year_rows(value: Any, order: Iterable[str] = ()) -> tuple[list[YearRow], lis
             if raw is not None and number(raw) is None:
                 continue  # a label such as "currency", not a metric
             values[key] = number(raw)
-            if key not in metrics:
-                metrics.append(key)
         if values:  # a row of labels only (an event, a note) carries no numbers
             by_year.setdefault(year, {}).update(values)
+    seen = {key for values in by_year.values() for key in values}
     rows = [YearRow(year=y, values=v) for y, v in sorted(by_year.items())]
-    return rows, metrics
+    return rows, ordered_metrics(listed, seen)

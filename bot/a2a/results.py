@@ -43,7 +43,7 @@ class Citation(BaseModel):
     author: str | None = None
     year: str | None = None
     reference: str | None = None
-    extra: dict[str, str] = Field(default_factory=dict)
+    extra: dict[str, str] = Field(default_factory=dict)  # unknown fields, by name
 
 
 class Answer(Result):
@@ -149,9 +149,9 @@ def parse_citation(raw: Any, position: int) -> Citation:
         return Citation(number=position + 1, title=_str(raw))
     number = _citation_number(raw, position)
     fields = {name: _first(raw, *keys) for name, keys in _CITATION_KEYS.items()}
-    extra = {
+    extra = {  # by name: members arrive in any order (RFC 8259), the fields must not
         str(k): text
-        for k, v in raw.items()
+        for k, v in sorted(raw.items(), key=lambda item: str(item[0]))
         if k not in _KNOWN_CITATION_KEYS and (text := _str(v)) is not None
     }
     return Citation(number=number, extra=extra, **fields)
