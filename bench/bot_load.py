@@ -153,7 +153,8 @@ class Recorder:
     """Dispatches interactions like the harness does, without awaiting each one, and times them.
 
     The bench wraps, for its run only: the harness's recording webhook adapter (when discord.py
-    hands a request to Discord), ``MagisteriumService._timed`` (each upstream call), the
+    hands a request to Discord), ``MagisteriumService._timed`` (each upstream call, its limiter
+    admissions included), the
     limiter's wait callback, and the loop's task factory (the tasks a dispatch starts). Each
     interaction's tasks inherit a context variable naming it, so the wrappers know whose it is.
     """
@@ -448,9 +449,14 @@ def print_run(run: RunFigures, *, by_command: bool = False) -> None:
     print(run.overhead.row("overhead", "(e2e - calls x latency - limiter queue)"))
     called = [i for i in run.interactions if i.upstream_calls and i.last is not None]
     if called:
-        beyond = [1000 * (i.upstream_seconds - i.upstream_calls * run.latency) for i in called]
+        # Each attempt is admitted by the limiter inside the timed call, so a call's time
+        # includes its queueing: take it out of "in calls", and do not subtract it twice.
+        beyond = [
+            1000 * (i.upstream_seconds - i.limiter_wait - i.upstream_calls * run.latency)
+            for i in called
+        ]
         outside = [
-            1000 * (i.last - i.arrived - i.upstream_seconds - i.limiter_wait)  # type: ignore[operator]
+            1000 * (i.last - i.arrived - i.upstream_seconds)  # type: ignore[operator]
             for i in called
         ]
         print(f"    of the {len(called)} that called upstream ({run.upstream_calls} calls):")

@@ -22,6 +22,7 @@ from bot.a2a import (
 )
 from bot.a2a.http import new_http_client
 from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
+from tests.conformance import ConformanceLog
 from tests.fakes import FakeClock
 
 TOKEN = "pro-user-1"
@@ -145,8 +146,15 @@ FAULTS: list[tuple[Fault, dict[str, object], type[errors.A2AError]]] = [
     (Fault.HTTP_404, {}, errors.HTTPStatusError),
     (Fault.GARBAGE_BODY, {}, errors.MalformedResponse),
     (Fault.TRUNCATED_JSON, {}, errors.MalformedResponse),
-    (Fault.NOT_A_TASK, {}, errors.MalformedResponse),
     (Fault.DROP_CONNECTION, {}, errors.TransportError),
+    (Fault.WRONG_ID, {}, errors.MalformedResponse),
+    (Fault.WRONG_JSONRPC, {}, errors.MalformedResponse),
+    (Fault.STOCK_A2A_CODE, {"code": -32004}, errors.UnknownRPCError),
+    (Fault.STOCK_A2A_CODE, {"code": -32003}, errors.UnknownRPCError),
+    (Fault.STOCK_A2A_CODE, {"code": -32005}, errors.UnknownRPCError),
+    (Fault.HTML_403, {}, errors.GatewayRefused),
+    (Fault.RATE_LIMITED_NO_WAIT, {}, errors.RateLimited),
+    (Fault.TASK_STATE, {"state": "rejected"}, errors.TaskRejected),
 ]
 
 
@@ -169,8 +177,44 @@ async def test_every_fault_of_the_fake_maps_to_one_error(
         assert caught.value.reason == "index offline"
     if fault is Fault.RATE_LIMITED:
         assert isinstance(caught.value, errors.RateLimited) and caught.value.retry_after == 9
+    if fault is Fault.RATE_LIMITED_NO_WAIT:
+        assert isinstance(caught.value, errors.RateLimited) and caught.value.retry_after is None
     # The fault was one request long: the next call is answered normally.
     assert isinstance(await skills.ask(TOKEN, "What is grace?"), Answer)
+
+
+async def test_a_message_result_is_an_answer(
+    http: httpx.AsyncClient,
+    fake_server: RunningFakeServer,
+    fake: FakeMagisterium,
+    a2a_conformance: ConformanceLog,
+) -> None:
+    fake.faults.add(Fault.NOT_A_TASK)
+    answer = await _skills(http, fake_server.url).ask(TOKEN, "What is grace?")
+    assert answer.text == "Here is a message instead of a task."
+    assert answer.context_id and answer.task_id  # the message's own ids
+    # tasks/get has no Message result in A2A v0.3: there it is still malformed.
+    client = A2AClient(http, fake_server.url, retry=NO_RETRY)
+    stored = await MagisteriumSkills(client).ask(TOKEN, "What is grace?")
+    assert stored.task_id is not None
+    fake.faults.add(Fault.NOT_A_TASK, method="tasks/get")
+    with pytest.raises(errors.MalformedResponse, match="not a task"):
+        await client.get_task(TOKEN, stored.task_id)
+    # The reference agrees: a Message is no GetTaskSuccessResponse.
+    violations = a2a_conformance.take_violations()
+    assert violations and all("'tasks/get'" in violation for violation in violations)
+
+
+async def test_every_401_challenges_for_a_bearer_token(
+    http: httpx.AsyncClient, fake_server: RunningFakeServer, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.UNAUTHORIZED)
+    for token in (TOKEN, "invalid-abc"):
+        with pytest.raises(errors.Unauthorized) as caught:
+            await _skills(http, fake_server.url).search(token, "grace")
+        assert caught.value.http_status == 401
+    challenges = [r for r in fake.requests if r.http_status == 401]
+    assert len(challenges) == 2
 
 
 async def test_transient_fault_is_retried_to_success_with_one_message_id(
@@ -236,3 +280,18 @@ async def test_connect_refused(http: httpx.AsyncClient) -> None:
         port = sock.getsockname()[1]
     with pytest.raises(errors.UpstreamConnectError):
         await _skills(http, f"http://127.0.0.1:{port}/api/v1/a2a").search(TOKEN, "grace")
+
+
+async def test_a_dropped_connection_may_have_been_sent_a_refused_one_was_not(
+    http: httpx.AsyncClient, fake_server: RunningFakeServer, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.DROP_CONNECTION)
+    with pytest.raises(errors.TransportError) as dropped:
+        await _skills(http, fake_server.url).search(TOKEN, "grace")
+    assert not dropped.value.never_sent  # the fake had the request: it may have run
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(errors.UpstreamConnectError) as refused:
+        await _skills(http, f"http://127.0.0.1:{port}/api/v1/a2a").search(TOKEN, "grace")
+    assert refused.value.never_sent

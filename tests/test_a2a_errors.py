@@ -1,4 +1,5 @@
-"""Every upstream error shape maps to one exception class; the token never leaks."""
+"""Every upstream error shape maps to one exception class, read with its HTTP status and its
+JSON-RPC envelope; the token never leaks."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a.compat.v0_3 import types as v03
+from pydantic import BaseModel
 
 from bot.a2a import A2AClient, Message, RetryPolicy, TextPart, errors
 
@@ -44,25 +47,25 @@ async def _send(client: A2AClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "expected"),
+    ("code", "status", "expected"),
     [
-        (-32700, errors.ParseError),
-        (-32600, errors.InvalidRequest),
-        (-32601, errors.MethodNotFound),
-        (-32602, errors.InvalidParams),
-        (-32603, errors.InternalError),
-        (-32001, errors.TaskNotFound),
-        (-32002, errors.SkillNotFound),
-        (-32003, errors.RateLimited),
-        (-32004, errors.Unauthorized),
-        (-32005, errors.PlanRequired),
-        (-32099, errors.UnknownRPCError),
+        (-32700, 200, errors.ParseError),
+        (-32600, 200, errors.InvalidRequest),
+        (-32601, 200, errors.MethodNotFound),
+        (-32602, 200, errors.InvalidParams),
+        (-32603, 200, errors.InternalError),
+        (-32001, 200, errors.TaskNotFound),
+        (-32002, 200, errors.SkillNotFound),
+        (-32003, 429, errors.RateLimited),
+        (-32004, 401, errors.Unauthorized),
+        (-32005, 403, errors.PlanRequired),
+        (-32099, 200, errors.UnknownRPCError),
     ],
 )
 async def test_every_json_rpc_code_maps_to_its_class(
-    code: int, expected: type[errors.A2AError]
+    code: int, status: int, expected: type[errors.A2AError]
 ) -> None:
-    client = _client(_responder(200, _rpc_error(code, "upstream says no")))
+    client = _client(_responder(status, _rpc_error(code, "upstream says no")))
     with pytest.raises(expected) as caught:
         await _send(client)
     assert type(caught.value) is expected
@@ -70,41 +73,102 @@ async def test_every_json_rpc_code_maps_to_its_class(
     assert caught.value.message == "upstream says no"
 
 
+def _stock(error: BaseModel) -> dict[str, Any]:
+    """A JSON-RPC error response as a2a-sdk's v0.3 models write it."""
+    response = v03.JSONRPCErrorResponse(id=1, error=error)  # type: ignore[arg-type]
+    return response.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        # Stock A2A's meanings of Magisterium's numbers, at HTTP 200 as the spec sends them.
+        (200, _stock(v03.UnsupportedOperationError())),  # -32004
+        (200, _stock(v03.PushNotificationNotSupportedError())),  # -32003
+        (200, _stock(v03.ContentTypeNotSupportedError())),  # -32005
+        # A tied code at another tied status, or an untied code at a tied status.
+        (403, _rpc_error(-32004)),
+        (401, _rpc_error(-32005)),
+        (500, _rpc_error(-32003)),
+        (401, _rpc_error(-32602)),
+        (429, _rpc_error(-32603)),
+    ],
+)
+async def test_a_code_means_unauthorized_plan_or_rate_limit_only_at_its_status(
+    status: int, body: dict[str, Any]
+) -> None:
+    client = _client(_responder(status, body))
+    with pytest.raises(errors.UnknownRPCError) as caught:
+        await _send(client)
+    assert type(caught.value) is errors.UnknownRPCError
+    assert (caught.value.code, caught.value.http_status) == (body["error"]["code"], status)
+    assert not caught.value.retryable
+
+
 def test_magisterium_codes_are_not_the_a2a_spec_meanings() -> None:
     # a2a-sdk reads -32002 as "task not cancelable"; Magisterium means "skill not found".
     assert errors.RPC_ERRORS_BY_CODE[-32002] is errors.SkillNotFound
     assert errors.RPC_ERRORS_BY_CODE[-32004] is errors.Unauthorized
     assert errors.RPC_ERRORS_BY_CODE[-32005] is errors.PlanRequired
+    assert v03.UnsupportedOperationError().code == -32004  # what the spec uses it for
+    assert v03.TaskNotCancelableError().code == -32002
+
+
+PROXY_403 = b"<html><head><title>403 Forbidden</title></head><body>Access denied</body></html>"
+INVALID_TOKEN = {"WWW-Authenticate": 'Bearer realm="m", error="invalid_token"'}
 
 
 @pytest.mark.parametrize(
-    ("status", "body", "expected"),
+    ("status", "body", "headers", "expected"),
     [
-        (401, _rpc_error(-32004, "Unauthorized"), errors.Unauthorized),
-        (401, b"<html>401</html>", errors.Unauthorized),
-        (403, _rpc_error(-32005, "Paid plan required"), errors.PlanRequired),
-        (403, b"", errors.PlanRequired),
-        (429, _rpc_error(-32003, "Rate limit exceeded", {"retryAfter": 12}), errors.RateLimited),
-        (400, b"bad request", errors.HTTPStatusError),
-        (404, b"not found", errors.HTTPStatusError),
-        (500, b"oops", errors.UpstreamServerError),
-        (500, _rpc_error(-32603, "Internal error"), errors.InternalError),
+        (401, _rpc_error(-32004, "Unauthorized"), {}, errors.Unauthorized),
+        (401, b"<html>401</html>", {}, errors.GatewayRefused),
+        (
+            401,
+            b"<html>401</html>",
+            {"WWW-Authenticate": 'Basic realm="proxy"'},
+            errors.GatewayRefused,
+        ),
+        (401, b"", INVALID_TOKEN, errors.Unauthorized),
+        (403, _rpc_error(-32005, "Paid plan required"), {}, errors.PlanRequired),
+        (403, PROXY_403, {}, errors.GatewayRefused),
+        (403, b"", {}, errors.GatewayRefused),
+        (403, {"detail": "Forbidden"}, {}, errors.GatewayRefused),  # JSON, but not JSON-RPC
+        (
+            429,
+            _rpc_error(-32003, "Rate limit exceeded", {"retryAfter": 12}),
+            {},
+            errors.RateLimited,
+        ),
+        (429, b"<html>Too Many Requests</html>", {}, errors.GatewayThrottled),
+        (400, b"bad request", {}, errors.HTTPStatusError),
+        (404, b"not found", {}, errors.HTTPStatusError),
+        (500, b"oops", {}, errors.UpstreamServerError),
+        (500, _rpc_error(-32603, "Internal error"), {}, errors.InternalError),
         (
             502,
             b"<html><body><h1>502 Bad Gateway</h1>nginx</body></html>",
+            {},
             errors.UpstreamServerError,
         ),
-        (503, b"", errors.UpstreamServerError),
+        (503, b"", {}, errors.UpstreamServerError),
     ],
 )
-async def test_http_statuses_map_whatever_the_body(
-    status: int, body: Any, expected: type[errors.A2AError]
+async def test_http_statuses_are_read_with_their_body(
+    status: int, body: Any, headers: dict[str, str], expected: type[errors.A2AError]
 ) -> None:
-    client = _client(_responder(status, body))
+    client = _client(_responder(status, body, headers=headers))
     with pytest.raises(expected) as caught:
         await _send(client)
     assert type(caught.value) is expected
     assert caught.value.http_status == status
+
+
+def test_a_proxy_page_is_unavailable_not_a_plan_or_token_problem() -> None:
+    for cls in (errors.GatewayRefused, errors.GatewayThrottled):
+        assert issubclass(cls, errors.HTTPStatusError)
+        assert not issubclass(cls, errors.Unauthorized | errors.PlanRequired | errors.RateLimited)
+    assert errors.GatewayThrottled.retryable and not errors.GatewayRefused.retryable
 
 
 async def test_rate_limit_carries_retry_after_from_body() -> None:
@@ -116,16 +180,87 @@ async def test_rate_limit_carries_retry_after_from_body() -> None:
 
 @pytest.mark.parametrize(
     ("header", "expected"),
-    [("7", 7.0), ("Wed, 21 Oct 2099 07:28:00 GMT", None), ("not a date", None)],
+    [("7", 7.0), ("Wed, 21 Oct 2099 07:28:00 GMT", None), ("not a date", None), ("inf", None)],
 )
 async def test_rate_limit_retry_after_header(header: str, expected: float | None) -> None:
-    client = _client(_responder(429, b"", headers={"Retry-After": header}))
+    body = _rpc_error(-32003, "Rate limit exceeded")
+    client = _client(_responder(429, body, headers={"Retry-After": header}))
     with pytest.raises(errors.RateLimited) as caught:
         await _send(client)
     if header.startswith("Wed"):
         assert caught.value.retry_after is not None and caught.value.retry_after > 1e6
     else:
         assert caught.value.retry_after == expected
+
+
+@pytest.mark.parametrize("data", [{"retry_after": 4}, {"retryAfter": "4"}])
+async def test_rate_limit_retry_after_in_other_spellings(data: dict[str, Any]) -> None:
+    client = _client(_responder(429, _rpc_error(-32003, "slow down", data)))
+    with pytest.raises(errors.RateLimited) as caught:
+        await _send(client)
+    assert caught.value.retry_after == 4.0
+
+
+async def test_a_rate_limit_without_any_wait_says_so() -> None:
+    client = _client(_responder(429, _rpc_error(-32003, "Rate limit exceeded")))
+    with pytest.raises(errors.RateLimited) as caught:
+        await _send(client)
+    assert caught.value.retry_after is None
+
+
+async def test_a_proxy_429_carries_its_retry_after_header() -> None:
+    client = _client(_responder(429, b"<html>slow</html>", headers={"Retry-After": "3"}))
+    with pytest.raises(errors.GatewayThrottled) as caught:
+        await _send(client)
+    assert caught.value.retry_after == 3.0
+
+
+TASK_OK = {"kind": "task", "id": "t", "status": {"state": "completed"}}
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"jsonrpc": "2.0", "id": 2, "result": TASK_OK}, "does not answer this request"),
+        ({"jsonrpc": "2.0", "id": "1", "result": TASK_OK}, "does not answer this request"),
+        ({"jsonrpc": "2.0", "id": True, "result": TASK_OK}, "does not answer this request"),
+        ({"jsonrpc": "2.0", "id": None, "result": TASK_OK}, "does not answer this request"),
+        ({"jsonrpc": "2.0", "result": TASK_OK}, "no id"),
+        ({"jsonrpc": "1.0", "id": 1, "result": TASK_OK}, 'not JSON-RPC "2.0"'),
+        ({"id": 1, "result": TASK_OK}, 'not JSON-RPC "2.0"'),
+        ({**_rpc_error(-32603), "id": 7}, "does not answer this request"),
+        ({**_rpc_error(-32004), "jsonrpc": "1.0"}, 'not JSON-RPC "2.0"'),
+    ],
+)
+async def test_an_envelope_that_does_not_answer_this_request_is_malformed(
+    body: dict[str, Any], fragment: str
+) -> None:
+    status = 401 if body.get("error", {}).get("code") == -32004 else 200
+    client = _client(_responder(status, body))
+    with pytest.raises(errors.MalformedResponse, match=fragment):
+        await _send(client)
+
+
+@pytest.mark.parametrize("code", [-32700, -32600, -32603])
+async def test_an_error_with_a_null_id_is_taken(code: int) -> None:
+    # JSON-RPC 2.0: null when the server could not read the request's id.
+    client = _client(_responder(200, {**_rpc_error(code), "id": None}))
+    with pytest.raises(errors.RPC_ERRORS_BY_CODE[code]):
+        await _send(client)
+
+
+async def test_each_request_has_its_own_id_and_the_reply_must_echo_it() -> None:
+    seen: list[Any] = []
+
+    def echo(request: httpx.Request) -> httpx.Response:
+        sent = json.loads(request.content)["id"]
+        seen.append(sent)
+        return httpx.Response(200, json={"jsonrpc": "2.0", "id": sent, "result": TASK_OK})
+
+    client = _client(echo)
+    await _send(client)
+    await _send(client)
+    assert len(set(seen)) == 2
 
 
 @pytest.mark.parametrize(
@@ -138,8 +273,9 @@ async def test_rate_limit_retry_after_header(header: str, expected: float | None
         (b'{"jsonrpc": "2.0", "id": 1, "result": "hello"}', "not a task"),
         (
             b'{"jsonrpc":"2.0","id":1,"result":{"kind":"message","role":"agent","parts":[]}}',
-            "not a task",
+            "malformed message",
         ),
+        (b'{"jsonrpc":"2.0","id":1,"result":{"kind":"artifact","parts":[]}}', "not a task"),
         (b'{"jsonrpc": "2.0", "id": 1, "result": {"kind": "task", "id": 5}}', "malformed task"),
         (b'{"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}}', "integer code"),
     ],
@@ -154,6 +290,7 @@ async def test_failed_task_keeps_its_status_message() -> None:
     task = {
         "kind": "task",
         "id": "t-9",
+        "contextId": "c-9",
         "status": {
             "state": "failed",
             "message": {
@@ -168,7 +305,7 @@ async def test_failed_task_keeps_its_status_message() -> None:
     with pytest.raises(errors.TaskFailed) as caught:
         await _send(client)
     assert caught.value.reason == "retrieval backend unavailable"
-    assert caught.value.task_id == "t-9"
+    assert (caught.value.task_id, caught.value.context_id) == ("t-9", "c-9")
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,13 @@
-"""Retry timing with a fake clock: what is retried, how long it waits, and the deadline."""
+"""Retry timing with a fake clock: what is retried, how long it waits, the deadline, and the
+caller's gate around every attempt."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,7 +15,8 @@ import httpx
 import pytest
 
 from bot.a2a import A2AClient, Message, RetryPolicy, TextPart, errors
-from bot.a2a.retry import parse_retry_after
+from bot.a2a.attempts import current_gate, gated
+from bot.a2a.retry import attempt_budget, parse_retry_after
 from tests.fakes import FakeClock
 
 OK_TASK = {"jsonrpc": "2.0", "id": 1, "result": {"id": "t", "status": {"state": "completed"}}}
@@ -162,3 +166,80 @@ async def test_a_request_that_outlives_the_budget_raises_deadline_exceeded() -> 
     client = A2AClient(http, "http://upstream.test/", retry=POLICY)
     with pytest.raises(errors.DeadlineExceeded):
         await _send(client, budget=0.05)
+
+
+def test_the_default_policy_makes_at_most_three_attempts() -> None:
+    assert RetryPolicy().max_attempts == 3 == attempt_budget(expensive=False)
+    assert attempt_budget(expensive=True) == 2
+
+
+async def test_a_rate_limit_without_any_wait_is_not_retried_after_a_short_backoff() -> None:
+    clock = FakeClock()
+    script = Script(_rpc(429, -32003), _ok())
+    with pytest.raises(errors.RateLimited) as caught:
+        await _send(_client(script, clock))
+    assert caught.value.retry_after is None
+    assert len(script.message_ids) == 1 and clock.sleeps == []
+
+
+async def test_a_stock_a2a_code_at_200_is_not_retried() -> None:
+    clock = FakeClock()
+    script = Script(_rpc(200, -32004), _rpc(200, -32003), _ok())
+    with pytest.raises(errors.UnknownRPCError):
+        await _send(_client(script, clock))
+    assert len(script.message_ids) == 1 and clock.sleeps == []
+
+
+async def test_a_proxy_429_is_retried_like_a_503_honouring_its_retry_after() -> None:
+    clock = FakeClock()
+    page = httpx.Response(429, text="<html>slow down</html>", headers={"Retry-After": "2"})
+    script = Script(page, httpx.Response(429, text="<html>slow down</html>"), _ok())
+    await _send(_client(script, clock))
+    hinted, backoff = clock.sleeps
+    assert 2.0 <= hinted <= 2.0 + POLICY.base_delay
+    assert 0 <= backoff <= POLICY.base_delay * 2
+    assert len(set(script.message_ids)) == 1 and len(script.message_ids) == 3
+
+
+class RecordingGate:
+    """A caller's gate: counts admissions and failures, and answers with a scripted delay."""
+
+    def __init__(self, verdicts: list[float | None]) -> None:
+        self.verdicts = verdicts
+        self.admitted: list[float] = []
+        self.failures: list[tuple[str, int, float | None]] = []
+
+    @contextlib.asynccontextmanager
+    async def admit(self, budget: float) -> AsyncIterator[None]:
+        self.admitted.append(budget)
+        yield
+
+    async def after_failure(
+        self, error: errors.A2AError, attempt: int, delay: float | None
+    ) -> float | None:
+        self.failures.append((type(error).__name__, attempt, delay))
+        return self.verdicts.pop(0)
+
+
+async def test_every_attempt_passes_the_callers_gate_which_decides_the_retry() -> None:
+    clock = FakeClock()
+    script = Script(_rpc(200, -32603), _rpc(429, -32003, {"retryAfter": 45}), _ok())
+    gate = RecordingGate([0.25, 0.0])
+    with gated(gate):
+        await _send(_client(script, clock), budget=30.0)
+    assert len(gate.admitted) == 3 and all(0 < budget <= 30.0 for budget in gate.admitted)
+    (first, attempt0, delay0), (second, attempt1, delay1) = gate.failures
+    assert (first, attempt0, second, attempt1) == ("InternalError", 0, "RateLimited", 1)
+    assert delay0 is not None and delay1 is None  # 45 s is beyond the policy's cap
+    assert clock.sleeps == [0.25, 0.0]  # the gate's word, not the policy's
+    assert len(set(script.message_ids)) == 1
+
+
+async def test_a_gate_that_says_no_ends_the_call_with_the_error() -> None:
+    clock = FakeClock()
+    script = Script(_rpc(500, -32603), _ok())
+    gate = RecordingGate([None])
+    with gated(gate), pytest.raises(errors.InternalError):
+        await _send(_client(script, clock))
+    assert len(script.message_ids) == 1 and clock.sleeps == []
+    assert current_gate() is not gate  # the gate was for that block only

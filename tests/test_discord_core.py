@@ -50,6 +50,13 @@ class AnswerProbe(commands.Cog):
 
 
 @pytest.fixture
+def harness_overrides() -> dict[str, Any]:
+    """Room for a question, its one retry (each attempt is admitted by the limiter and spends a
+    catholic_qa slot) and the question asked after it, within one minute."""
+    return {"qa_rate_limit_per_minute": 10}
+
+
+@pytest.fixture
 async def probe(harness: Harness) -> AnswerProbe:
     cog = AnswerProbe(harness.bot)
     await harness.bot.add_cog(cog)

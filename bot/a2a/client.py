@@ -7,14 +7,19 @@ import itertools
 import json
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import httpx
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
 from bot.a2a import errors
+from bot.a2a.attempts import SINGLE_ATTEMPT, UNGATED, AttemptGate, current_gate
 from bot.a2a.models import Message, Task
-from bot.a2a.retry import SYSTEM_CLOCK, Clock, RetryPolicy, parse_retry_after, retry_after_from_data
+from bot.a2a.responses import read_result
+from bot.a2a.retry import SYSTEM_CLOCK, Clock, PollPolicy, RetryPolicy
+from bot.a2a.task_states import completed, is_pending, task_from_result
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +36,14 @@ def _secret(token: Token) -> str:
     return token.get_secret_value() if isinstance(token, SecretStr) else token
 
 
+@dataclass(frozen=True)
+class _Call:
+    """One call on someone's behalf: its headers (with the token) and its deadline."""
+
+    headers: dict[str, str]
+    deadline: float
+
+
 class A2AClient:
     """Calls Magisterium's A2A endpoint over one shared ``httpx.AsyncClient``.
 
@@ -44,6 +57,7 @@ class A2AClient:
         url: str = DEFAULT_API_URL,
         *,
         retry: RetryPolicy | None = None,
+        poll: PollPolicy | None = None,
         clock: Clock = SYSTEM_CLOCK,
         rng: random.Random | None = None,
         deadline: float = DEFAULT_DEADLINE,
@@ -52,6 +66,7 @@ class A2AClient:
         self._http = http
         self._url = url
         self._retry = retry or RetryPolicy()
+        self._poll = poll or PollPolicy()
         self._clock = clock
         self._rng = rng or random.Random()
         self._deadline = deadline
@@ -64,56 +79,100 @@ class A2AClient:
     async def send_message(
         self, token: Token, message: Message, *, budget: float | None = None
     ) -> Task:
-        """``message/send``: the finished task. Retries reuse the message's ``messageId``."""
+        """``message/send``: the completed task (a Message result taken as one).
+
+        Retries reuse the message's ``messageId``; the attempts run by the caller's gate
+        (:func:`bot.a2a.attempts.gated`). A task still working is polled with ``tasks/get``
+        within the deadline; any other state raises its exception (``bot.a2a.task_states``).
+        """
+        call = self._start(token, budget)
         params = {"message": message.model_dump(mode="json", exclude_none=True)}
-        return await self._call(token, "message/send", params, budget=budget)
+        result = await self._request(call, "message/send", params, current_gate())
+        task = task_from_result("message/send", result, message_allowed=True)
+        if is_pending(task):
+            task = await self._wait_for(call, task)
+        return completed(task)
 
     async def get_task(self, token: Token, task_id: str, *, budget: float | None = None) -> Task:
-        """``tasks/get``: an earlier task (kept 24 h); does not count against rate limits."""
-        return await self._call(token, "tasks/get", {"id": task_id}, budget=budget)
+        """``tasks/get``: an earlier task (kept 24 h), in whatever state it is; does not count
+        against rate limits."""
+        call = self._start(token, budget)
+        result = await self._request(call, "tasks/get", {"id": task_id}, UNGATED)
+        return task_from_result("tasks/get", result)
 
     async def cancel_task(self, token: Token, task_id: str, *, budget: float | None = None) -> Task:
         """``tasks/cancel``; in practice answers :class:`InvalidParams` (tasks are terminal)."""
-        return await self._call(token, "tasks/cancel", {"id": task_id}, budget=budget)
+        call = self._start(token, budget)
+        result = await self._request(call, "tasks/cancel", {"id": task_id}, UNGATED)
+        return task_from_result("tasks/cancel", result)
 
-    async def _call(
-        self, token: Token, method: str, params: dict[str, Any], *, budget: float | None
-    ) -> Task:
+    def _start(self, token: Token, budget: float | None) -> _Call:
         budget = self._deadline if budget is None else min(budget, self._deadline)
-        deadline = self._clock.monotonic() + budget
-        body = json.dumps(
-            {"jsonrpc": "2.0", "id": next(self._ids), "method": method, "params": params},
-            separators=(",", ":"),
-        ).encode()
         headers = {
             "Authorization": f"Bearer {_secret(token)}",
             "Content-Type": "application/json",
         }
+        return _Call(headers, self._clock.monotonic() + budget)
+
+    async def _request(
+        self, call: _Call, method: str, params: dict[str, Any], gate: AttemptGate
+    ) -> Any:
+        """One JSON-RPC request, attempted as the gate and the retry policy allow."""
+        request_id = next(self._ids)
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params},
+            separators=(",", ":"),
+        ).encode()
         attempt = 0
         while True:
-            remaining = deadline - self._clock.monotonic()
-            if remaining <= 0:
-                raise errors.DeadlineExceeded(f"{method}: no time left after {attempt} attempts")
             try:
-                return await self._attempt(method, body, headers, remaining)
+                async with gate.admit(self._time_left(call, method, attempt)):
+                    remaining = self._time_left(call, method, attempt)
+                    response = await self._post(method, body, call.headers, remaining)
+                log.debug("A2A %s -> HTTP %d", method, response.status_code)
+                return read_result(method, response, request_id)
             except errors.A2AError as error:
-                delay = self._retry.delay_before_retry(attempt, error, self._rng)
-                if delay is None or self._clock.monotonic() + delay >= deadline:
+                policy_delay = self._retry.delay_before_retry(attempt, error, self._rng)
+                delay = await gate.after_failure(error, attempt, policy_delay)
+                if delay is None or self._clock.monotonic() + delay >= call.deadline:
                     raise
                 attempt += 1
                 log.warning(
-                    "A2A %s failed (%s); retry %d/%d in %.2fs",
+                    "A2A %s failed (%s); retry %d in %.2fs",
                     method,
                     type(error).__name__,
                     attempt,
-                    self._retry.max_attempts - 1,
                     delay,
                 )
                 await self._clock.sleep(delay)
 
-    async def _attempt(
+    def _time_left(self, call: _Call, method: str, attempts: int) -> float:
+        remaining = call.deadline - self._clock.monotonic()
+        if remaining <= 0:
+            raise errors.DeadlineExceeded(f"{method}: no time left after {attempts} attempts")
+        return remaining
+
+    async def _wait_for(self, call: _Call, task: Task) -> Task:
+        """Poll a task still working until it is not, a few times within the deadline."""
+        for delay in self._poll.delays():
+            if self._clock.monotonic() + delay >= call.deadline:
+                break
+            await self._clock.sleep(delay)
+            try:
+                result = await self._request(call, "tasks/get", {"id": task.id}, SINGLE_ATTEMPT)
+            except errors.A2AError as error:
+                if not error.retryable:
+                    raise
+                log.info("A2A tasks/get poll failed (%s)", type(error).__name__)
+                continue
+            task = task_from_result("tasks/get", result)
+            if not is_pending(task):
+                return task
+        return task
+
+    async def _post(
         self, method: str, body: bytes, headers: dict[str, str], remaining: float
-    ) -> Task:
+    ) -> httpx.Response:
         limits = self._timeout
         timeout = httpx.Timeout(
             connect=min(limits.connect or remaining, remaining),
@@ -123,12 +182,14 @@ class A2AClient:
         )
         try:
             async with asyncio.timeout(remaining):
-                response = await self._http.post(
+                return await self._http.post(
                     self._url, content=body, headers=headers, timeout=timeout
                 )
         except TimeoutError:
             raise errors.DeadlineExceeded(f"{method}: deadline passed during the request") from None
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            if _lost_mid_request(exc):
+                raise errors.TransportError(f"{method}: connection lost ({_cause(exc)})") from None
             raise errors.UpstreamConnectError(f"{method}: cannot connect ({_cause(exc)})") from None
         except httpx.PoolTimeout:
             raise errors.UpstreamPoolTimeout(f"{method}: no free connection in the pool") from None
@@ -138,8 +199,16 @@ class A2AClient:
             ) from None
         except httpx.TransportError as exc:
             raise errors.TransportError(f"{method}: {_cause(exc)}") from None
-        log.debug("A2A %s -> HTTP %d", method, response.status_code)
-        return parse_response(method, response)
+
+
+def _lost_mid_request(exc: httpx.TransportError) -> bool:
+    """httpx-aiohttp maps every aiohttp connection error onto httpx.ConnectTimeout, a server
+    that hung up after the request was sent included; only its cause tells a connection that
+    was never made (ClientConnectorError) from one lost mid-request."""
+    cause = exc.__cause__
+    return isinstance(cause, aiohttp.ClientError) and not isinstance(
+        cause, aiohttp.ClientConnectorError
+    )
 
 
 def _cause(exc: Exception) -> str:
@@ -149,84 +218,3 @@ def _cause(exc: Exception) -> str:
     """
     cause = exc.__cause__
     return type(cause).__name__ if cause is not None else type(exc).__name__
-
-
-def parse_response(method: str, response: httpx.Response) -> Task:
-    """Turn one HTTP response into a Task or the matching :mod:`errors` exception."""
-    status = response.status_code
-    payload = _json_or_none(response.content)
-    rpc_error = payload.get("error") if isinstance(payload, dict) else None
-    if status in errors.ERRORS_BY_HTTP_STATUS:
-        raise _http_mapped_error(status, rpc_error, response.headers.get("Retry-After"))
-    if isinstance(rpc_error, dict):
-        raise _rpc_error(rpc_error, status, response.headers.get("Retry-After"))
-    if status >= 500:
-        raise errors.UpstreamServerError(
-            f"{method}: upstream answered HTTP {status}", http_status=status
-        )
-    if status >= 400:
-        raise errors.HTTPStatusError(
-            f"{method}: upstream answered HTTP {status}", http_status=status
-        )
-    if payload is None:
-        raise errors.MalformedResponse(f"{method}: response body is not valid JSON")
-    if not isinstance(payload, dict) or "result" not in payload:
-        raise errors.MalformedResponse(f"{method}: response is not a JSON-RPC result")
-    return _task_from_result(method, payload["result"])
-
-
-def _json_or_none(content: bytes) -> Any:
-    try:
-        return json.loads(content)
-    except ValueError:
-        return None
-
-
-def _task_from_result(method: str, result: Any) -> Task:
-    if not isinstance(result, dict) or result.get("kind", "task") != "task":
-        raise errors.MalformedResponse(f"{method}: result is not a task")
-    try:
-        task = Task.model_validate(result)
-    except ValidationError as exc:
-        raise errors.MalformedResponse(
-            f"{method}: malformed task ({exc.error_count()} validation errors)"
-        ) from None
-    if task.status.state == "failed":
-        reason = task.status.message.text() if task.status.message else ""
-        raise errors.TaskFailed(reason, task_id=task.id)
-    return task
-
-
-def _rpc_error(rpc_error: dict[str, Any], status: int, retry_after_header: str | None) -> Exception:
-    code = rpc_error.get("code")
-    message = str(rpc_error.get("message") or "JSON-RPC error")
-    data = rpc_error.get("data")
-    if not isinstance(code, int):
-        return errors.MalformedResponse(
-            "JSON-RPC error without an integer code", http_status=status
-        )
-    cls = errors.RPC_ERRORS_BY_CODE.get(code, errors.UnknownRPCError)
-    if cls is errors.RateLimited:
-        return _rate_limited(message, data, retry_after_header, status)
-    return cls(message, code=code, http_status=status, data=data)
-
-
-def _http_mapped_error(status: int, rpc_error: Any, retry_after_header: str | None) -> Exception:
-    """401/403/429 mean the same whatever the body; a JSON-RPC body only adds detail."""
-    cls = errors.ERRORS_BY_HTTP_STATUS[status]
-    detail = rpc_error if isinstance(rpc_error, dict) else {}
-    message = str(detail.get("message") or f"HTTP {status}")
-    data = detail.get("data")
-    if cls is errors.RateLimited:
-        return _rate_limited(message, data, retry_after_header, status)
-    return cls(message, http_status=status, data=data)
-
-
-def _rate_limited(
-    message: str, data: Any, retry_after_header: str | None, status: int
-) -> errors.RateLimited:
-    """``error.data.retryAfter`` wins; a ``Retry-After`` header (seconds or date) otherwise."""
-    retry_after = retry_after_from_data(data)
-    if retry_after is None:
-        retry_after = parse_retry_after(retry_after_header)
-    return errors.RateLimited(message, retry_after=retry_after, http_status=status, data=data)

@@ -17,6 +17,9 @@ class A2AError(Exception):
     """
 
     retryable: ClassVar[bool] = False
+    # The request certainly never reached the upstream (no connection was made), so it cost
+    # no quota there: the limiter gives back the slot it spent on it.
+    never_sent: ClassVar[bool] = False
     code: int | None = None
     http_status: int | None = None
 
@@ -52,7 +55,9 @@ class TransportError(A2AError):
 
 
 class UpstreamConnectError(TransportError):
-    pass
+    """No connection could be made (refused, unreachable, connect timeout): nothing was sent."""
+
+    never_sent = True
 
 
 class UpstreamReadTimeout(TransportError):
@@ -60,7 +65,9 @@ class UpstreamReadTimeout(TransportError):
 
 
 class UpstreamPoolTimeout(TransportError):
-    pass
+    """No free connection in the pool in time: nothing was sent."""
+
+    never_sent = True
 
 
 class DeadlineExceeded(A2AError):
@@ -71,8 +78,9 @@ class DeadlineExceeded(A2AError):
 
 
 class MalformedResponse(A2AError):
-    """Non-JSON, truncated JSON, a JSON-RPC envelope without result/error, or a result that is
-    not a task."""
+    """Non-JSON, truncated JSON, a JSON-RPC envelope without result/error, one whose
+    ``jsonrpc`` is not "2.0" or whose ``id`` answers another request, or a result that is
+    neither a task nor (for ``message/send``) a message."""
 
 
 class HTTPStatusError(A2AError):
@@ -83,6 +91,26 @@ class UpstreamServerError(HTTPStatusError):
     """5xx, including a proxy's HTML 502 page."""
 
     retryable = True
+
+
+class GatewayRefused(HTTPStatusError):
+    """HTTP 401 or 403 without a JSON-RPC error body (a proxy's or firewall's HTML page).
+
+    The seed ties "unauthorized" and "paid plan required" to Magisterium's JSON-RPC codes
+    -32004/-32005; a bare page from whatever sits in front says nothing about the token or
+    the plan, so it never touches the token's state: Magisterium is unavailable."""
+
+
+class GatewayThrottled(HTTPStatusError):
+    """HTTP 429 without a JSON-RPC error body: something in front of Magisterium (a CDN or
+    firewall) throttles this client's address, not one token's pool. Treated like a 503:
+    retried with backoff, waiting ``retry_after`` (a ``Retry-After`` header) when given."""
+
+    retryable = True
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
 
 
 # --- JSON-RPC errors with Magisterium's codes --------------------------------------------------
@@ -151,11 +179,22 @@ class UnknownRPCError(RPCError):
 
 
 class AuthRequired(Unauthorized):
-    """The task ended ``auth-required``: Magisterium wants the person to sign in again."""
+    """The task ended ``auth-required``: Magisterium wants the person to sign in again.
+    ``reason`` is the text of its ``status.message`` (possibly empty)."""
 
-    def __init__(self, message: str, *, task_id: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        task_id: str | None = None,
+        context_id: str | None = None,
+        reason: str = "",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(message, **kwargs)
         self.task_id = task_id
+        self.context_id = context_id
+        self.reason = reason
 
 
 class TaskNotCompleted(A2AError):
@@ -229,9 +268,12 @@ RPC_ERRORS_BY_CODE: dict[int, type[RPCError]] = {
     if cls.code is not None
 }
 
-# HTTP statuses whose meaning is fixed whatever the body says (or fails to say).
-ERRORS_BY_HTTP_STATUS: dict[int, type[RPCError]] = {
-    401: Unauthorized,
-    403: PlanRequired,
-    429: RateLimited,
+# Magisterium's codes that mean what the seed says only at their HTTP status; stock A2A uses
+# -32003 (PushNotificationNotSupported), -32004 (UnsupportedOperation) and -32005
+# (ContentTypeNotSupported) at HTTP 200. Both halves are needed: either alone is an unknown
+# upstream error (UnknownRPCError), which never touches the token's state.
+HTTP_STATUS_OF_CODE: dict[int, int] = {
+    -32003: 429,  # RateLimited
+    -32004: 401,  # Unauthorized
+    -32005: 403,  # PlanRequired
 }

@@ -6,6 +6,13 @@ from typing import Literal
 
 from bot.fake_server.rpc import PLAN_REQUIRED, UNAUTHORIZED, RpcError
 
+# RFC 6750 section 3: the challenge on every 401; without any token, no error code.
+NO_TOKEN_CHALLENGE = 'Bearer realm="magisterium"'  # noqa: S105 - a challenge, not a secret
+INVALID_TOKEN_CHALLENGE = (
+    'Bearer realm="magisterium", error="invalid_token", '  # noqa: S105 - a challenge
+    'error_description="The access token is invalid, expired or revoked"'
+)
+
 Plan = Literal["free", "pro"]
 PLANS: tuple[Plan, ...] = ("free", "pro")
 
@@ -50,8 +57,10 @@ class Accounts:
 
     def authorize(self, token: str | None) -> str:
         """The caller's token, or the 401/403 error the upstream would answer."""
-        if token is None or not self.is_valid(token):
-            raise RpcError(UNAUTHORIZED)
+        if token is None:
+            raise RpcError(UNAUTHORIZED, headers={"WWW-Authenticate": NO_TOKEN_CHALLENGE})
+        if not self.is_valid(token):
+            raise RpcError(UNAUTHORIZED, headers={"WWW-Authenticate": INVALID_TOKEN_CHALLENGE})
         if self.plan(token) != "pro":
             raise RpcError(PLAN_REQUIRED)
         return token

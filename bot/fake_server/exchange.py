@@ -25,11 +25,21 @@ from bot.fake_server.messages import (
     text_of,
     user_message,
 )
-from bot.fake_server.replies import Reply, error_reply, fault_reply, not_a_task, result_reply
+from bot.fake_server.replies import Reply, envelope_reply, error_reply, fault_reply, not_a_task
 from bot.fake_server.replies import truncated as truncate
 from bot.fake_server.rpc import JsonDict, RpcError
 from bot.fake_server.skills import SKILLS, Request
-from bot.fake_server.tasks import artifact, completed_task, failed_task, new_id
+from bot.fake_server.tasks import (
+    PENDING_STATES,
+    STATUS_TEXTS,
+    artifact,
+    completed_task,
+    failed_task,
+    message_result,
+    new_id,
+    task_in_state,
+    with_file_parts,
+)
 
 if TYPE_CHECKING:
     from bot.fake_server.fake import FakeMagisterium
@@ -83,18 +93,24 @@ class Exchange:
         rule = self._take(ENVELOPE_FAULTS)
         if rule is not None and rule.kind is Fault.NOT_A_TASK:
             result = not_a_task(result)
-        reply = result_reply(request.id, result)
+        reply = envelope_reply(rule, request.id, result)
         return truncate(reply) if rule is not None and rule.kind is Fault.TRUNCATED_JSON else reply
 
     def _dispatch(self, owner: str, request: rpc.Envelope) -> JsonDict:
         if request.method == "message/send":
             return self._send(owner, user_message(request.params))
-        task = self.fake.tasks.get(owner, task_id(request.params))
+        tasks, wanted = self.fake.tasks, task_id(request.params)
+        if request.method == "tasks/cancel":
+            canceled = tasks.cancel(owner, wanted)
+            if canceled is not None:
+                return canceled
+            if tasks.peek(owner, wanted) is None:
+                raise RpcError(rpc.TASK_NOT_FOUND)
+            # Magisterium's tasks are terminal by the time anyone holds their id.
+            raise RpcError(rpc.INVALID_PARAMS, "Invalid state transition")
+        task = tasks.get(owner, wanted)
         if task is None:
             raise RpcError(rpc.TASK_NOT_FOUND)
-        if request.method == "tasks/cancel":
-            # Every task is terminal by the time anyone holds its id.
-            raise RpcError(rpc.INVALID_PARAMS, "Invalid state transition")
         return task
 
     def _send(self, owner: str, message: UserMessage) -> JsonDict:
@@ -105,23 +121,55 @@ class Exchange:
         context_id = message.context_id or new_id()
         previous = self.fake.tasks.previous_query(owner, context_id)
         result = skill.run(Request(message.parts, previous, self.fake.today()))
-        task = self._task(message, context_id, result)
+        answer = self._result(owner, message, context_id, result)
         self.fake.count_rate(owner, skill.id)
-        self.fake.tasks.put(owner, task)
         query = text_of(message.parts) or json.dumps(data_of(message.parts))
         self.fake.tasks.remember_query(owner, context_id, query)
+        return answer
+
+    def _result(
+        self, owner: str, message: UserMessage, context_id: str, result: JsonDict
+    ) -> JsonDict:
+        """The message/send result: a stored task, or (MESSAGE_RESULT) a Message."""
+        rule = self._take(CONTENT_FAULTS, message.skill)
+        if rule is not None and rule.kind is Fault.MESSAGE_RESULT:
+            return message_result(result, context_id)
+        if rule is not None and rule.kind is Fault.TASK_STATE:
+            return self._task_in_state(owner, message, context_id, result, rule)
+        task = self._task(rule, message, context_id, result)
+        self.fake.tasks.put(owner, task)
         return task
 
-    def _task(self, message: UserMessage, context_id: str, result: JsonDict) -> JsonDict:
-        rule = self._take(CONTENT_FAULTS, message.skill)
+    def _task(
+        self, rule: FaultRule | None, message: UserMessage, context_id: str, result: JsonDict
+    ) -> JsonDict:
         if rule is None:
             return completed_task(message, context_id, result)
         if rule.kind is Fault.FAILED_TASK:
             return failed_task(message, context_id, str(rule.params["reason"]))
-        if rule.kind is Fault.HUGE_ANSWER:
+        if rule.kind is Fault.FILE_PARTS:
+            result = with_file_parts(result)
+        elif rule.kind is Fault.HUGE_ANSWER:
             result = artifact(ARTIFACT_NAME, huge_parts(text_of(message.parts)))
         elif message.skill == "catholic_qa":
             result = hostile_answer()
         else:
             result = poison(result)
         return completed_task(message, context_id, result)
+
+    def _task_in_state(
+        self, owner: str, message: UserMessage, context_id: str, result: JsonDict, rule: FaultRule
+    ) -> JsonDict:
+        """TASK_STATE: the task in the state asked for; a pending one can complete later."""
+        state, polls = str(rule.params["state"]), int(rule.params["polls"])
+        text = rule.params["message"]
+        text = STATUS_TEXTS[state] if text is None else str(text)
+        if state == "completed":
+            task = completed_task(message, context_id, result)
+            self.fake.tasks.put(owner, task)
+            return task
+        task = task_in_state(message, context_id, state, text)
+        later = completed_task(message, context_id, result, task["id"])
+        pending = state in PENDING_STATES
+        self.fake.tasks.put(owner, task, completes_after=polls if pending else 0, completed=later)
+        return task

@@ -30,21 +30,73 @@ class Fault(enum.StrEnum):
     HUGE_ANSWER = "huge_answer"
     MENTIONS_ANSWER = "mentions_answer"
     DROP_CONNECTION = "drop_connection"
+    # The rest of A2A v0.3 that Magisterium's own skills never show.
+    TASK_STATE = "task_state"  # the task ends (or stays) in `state`, with a status message
+    MESSAGE_RESULT = "message_result"  # a Message result holding the answer, not a Task
+    FILE_PARTS = "file_parts"  # the artifact also carries file parts (by uri and by bytes)
+    WRONG_ID = "wrong_id"  # the response answers another request id
+    WRONG_JSONRPC = "wrong_jsonrpc"  # the response's "jsonrpc" is not "2.0"
+    STOCK_A2A_CODE = "stock_a2a_code"  # a stock A2A error (-32004 UnsupportedOperation…), HTTP 200
+    HTML_403 = "html_403"  # a proxy's or firewall's HTML 403 page
+    RATE_LIMITED_NO_WAIT = "rate_limited_no_wait"  # 429 without retryAfter or Retry-After
 
 
 # When in a request's life each kind strikes. Content and envelope faults need a request that
 # succeeds, so they wait (unconsumed) through requests that fail for real reasons.
-CONTENT_FAULTS = frozenset({Fault.FAILED_TASK, Fault.HUGE_ANSWER, Fault.MENTIONS_ANSWER})
-ENVELOPE_FAULTS = frozenset({Fault.NOT_A_TASK, Fault.TRUNCATED_JSON})
+CONTENT_FAULTS = frozenset(
+    {
+        Fault.FAILED_TASK,
+        Fault.HUGE_ANSWER,
+        Fault.MENTIONS_ANSWER,
+        Fault.TASK_STATE,
+        Fault.MESSAGE_RESULT,
+        Fault.FILE_PARTS,
+    }
+)
+ENVELOPE_FAULTS = frozenset(
+    {Fault.NOT_A_TASK, Fault.TRUNCATED_JSON, Fault.WRONG_ID, Fault.WRONG_JSONRPC}
+)
 PRE_FAULTS = frozenset(Fault) - CONTENT_FAULTS - ENVELOPE_FAULTS - {Fault.LATENCY}
 
 _ONLY_SKILL = {Fault.HUGE_ANSWER: "catholic_qa"}
+
+# The A2A v0.3 task states (TaskState in the spec's a2a.json).
+TASK_STATES = frozenset(
+    {
+        "submitted",
+        "working",
+        "input-required",
+        "completed",
+        "canceled",
+        "failed",
+        "rejected",
+        "auth-required",
+        "unknown",
+    }
+)
+# Stock A2A's meanings of Magisterium's -32003..-32005, with a2a-sdk's messages.
+STOCK_A2A_MESSAGES = {
+    -32003: "Push Notification is not supported",
+    -32004: "This operation is not supported",
+    -32005: "Incompatible content types",
+}
 
 # kind -> {param: (type, default)}
 _PARAMS: dict[Fault, dict[str, tuple[type, Any]]] = {
     Fault.LATENCY: {"seconds": (float, 1.0)},
     Fault.FAILED_TASK: {"reason": (str, "The skill raised an error while answering.")},
     Fault.RATE_LIMITED: {"retry_after": (int, 30), "header": (bool, False)},
+    # `message`: the status message's text (None: one typical of the state; "": none).
+    # `polls`: for submitted/working/unknown, the tasks/get that first answers completed
+    # (1: the first poll); 0 leaves the task unfinished for good.
+    Fault.TASK_STATE: {"state": (str, "rejected"), "message": (str, None), "polls": (int, 0)},
+    Fault.WRONG_JSONRPC: {"version": (str, "1.0")},
+    Fault.STOCK_A2A_CODE: {"code": (int, -32004)},
+}
+# (kind, param) -> the values it may take
+_CHOICES: dict[tuple[Fault, str], frozenset[Any]] = {
+    (Fault.TASK_STATE, "state"): TASK_STATES,
+    (Fault.STOCK_A2A_CODE, "code"): frozenset(STOCK_A2A_MESSAGES),
 }
 
 
@@ -66,6 +118,11 @@ def _coerce(kind: Fault, name: str, value: Any) -> Any:
         raise ValueError(f"{kind}: {name} must be int")
     if not isinstance(value, expected):
         raise ValueError(f"{kind}: {name} must be {expected.__name__}")
+    choices = _CHOICES.get((kind, name))
+    if choices is not None and value not in choices:
+        raise ValueError(f"{kind}: {name} must be one of {sorted(choices)}")
+    if isinstance(value, int) and value < 0 and choices is None:
+        raise ValueError(f"{kind}: {name} cannot be negative")
     return value
 
 

@@ -6,7 +6,8 @@ import uuid
 from dataclasses import dataclass, field
 
 from bot.fake_server import rpc
-from bot.fake_server.faults import Fault, FaultRule
+from bot.fake_server.accounts import INVALID_TOKEN_CHALLENGE
+from bot.fake_server.faults import STOCK_A2A_MESSAGES, Fault, FaultRule
 from bot.fake_server.rpc import JsonDict, RpcError, RpcId
 
 JSON = "application/json"
@@ -18,6 +19,12 @@ NGINX_502 = (
     "</body>\r\n</html>\r\n"
 )
 GARBAGE = b"\xff\xfe\x00<<not json>>\x89PNG\r\n\x1a\n{{{"
+# What a CDN or web application firewall in front of an API shows instead of its answer.
+PROXY_403 = (
+    "<!DOCTYPE html>\n<html><head><title>403 Forbidden</title></head>\n<body>\n"
+    "<h1>Access denied</h1>\n<p>You do not have permission to access this resource.</p>\n"
+    "<hr><address>edge proxy</address>\n</body></html>\n"
+)
 
 _ERROR_FAULTS: dict[Fault, int] = {
     Fault.INTERNAL_ERROR: rpc.INTERNAL_ERROR,
@@ -50,9 +57,12 @@ def result_reply(rpc_id: RpcId, result: JsonDict) -> Reply:
 
 def error_reply(rpc_id: RpcId, error: RpcError, status: int | None = None) -> Reply:
     body = rpc.dump(rpc.error_body(rpc_id, error))
-    return Reply(
-        status or error.http_status, body, headers=dict(error.headers), error_code=error.code
-    )
+    status = status or error.http_status
+    headers = dict(error.headers)
+    if status == 401:
+        # RFC 6750 section 3: every 401 challenges the client to present a (valid) bearer token.
+        headers.setdefault("WWW-Authenticate", INVALID_TOKEN_CHALLENGE)
+    return Reply(status, body, headers=headers, error_code=error.code)
 
 
 def _rate_limited(rpc_id: RpcId, rule: FaultRule) -> Reply:
@@ -70,6 +80,13 @@ def fault_reply(rule: FaultRule, rpc_id: RpcId) -> Reply:
         return error_reply(None if code == rpc.PARSE_ERROR else rpc_id, RpcError(code))
     if kind is Fault.RATE_LIMITED:
         return _rate_limited(rpc_id, rule)
+    if kind is Fault.RATE_LIMITED_NO_WAIT:
+        return error_reply(rpc_id, RpcError(rpc.RATE_LIMITED))
+    if kind is Fault.STOCK_A2A_CODE:
+        code = int(rule.params["code"])
+        return error_reply(rpc_id, RpcError(code, STOCK_A2A_MESSAGES[code]), status=200)
+    if kind is Fault.HTML_403:
+        return Reply(403, PROXY_403.encode(), "text/html")
     if kind is Fault.HTML_502:
         return Reply(502, NGINX_502.encode(), "text/html")
     if kind is Fault.HTTP_500:
@@ -92,6 +109,16 @@ def not_a_task(result: JsonDict) -> JsonDict:
         "contextId": result.get("contextId", str(uuid.uuid4())),
         "parts": [{"kind": "text", "text": "Here is a message instead of a task."}],
     }
+
+
+def envelope_reply(rule: FaultRule | None, rpc_id: RpcId, result: JsonDict) -> Reply:
+    """A result's reply, with the envelope a WRONG_ID or WRONG_JSONRPC fault asks for."""
+    body = rpc.result_body(rpc_id, result)
+    if rule is not None and rule.kind is Fault.WRONG_ID:
+        body["id"] = rpc_id + 1000 if isinstance(rpc_id, int) else f"not-{rpc_id}"
+    elif rule is not None and rule.kind is Fault.WRONG_JSONRPC:
+        body["jsonrpc"] = str(rule.params["version"])
+    return Reply(200, rpc.dump(body))
 
 
 def truncated(reply: Reply) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import uuid
 from collections.abc import Callable
@@ -11,6 +12,20 @@ from bot.fake_server.messages import UserMessage
 from bot.fake_server.rpc import JsonDict
 
 TASK_TTL_SECONDS = 24 * 3600.0
+PENDING_STATES = frozenset({"submitted", "working", "unknown"})
+CANCELABLE_STATES = frozenset({"submitted", "working", "input-required", "auth-required"})
+# The status message a task in each state shows unless a fault says otherwise ("": none).
+STATUS_TEXTS = {
+    "submitted": "",
+    "working": "Still working on it.",
+    "input-required": "Which Pope Pius do you mean? Twelve popes have taken that name.",
+    "completed": "",
+    "canceled": "The task was canceled before it finished.",
+    "failed": "The skill raised an error while answering.",
+    "rejected": "I can only answer questions about Catholic teaching.",
+    "auth-required": "Sign in to Magisterium again to continue.",
+    "unknown": "",
+}
 
 
 def new_id() -> str:
@@ -27,6 +42,34 @@ def data_part(data: JsonDict) -> JsonDict:
 
 def artifact(name: str, parts: list[JsonDict]) -> JsonDict:
     return {"artifactId": new_id(), "name": name, "parts": parts}
+
+
+# A2A v0.3 FilePart: the file by URI (FileWithUri) or inline as base64 (FileWithBytes).
+FILE_PARTS: tuple[JsonDict, ...] = (
+    {
+        "kind": "file",
+        "file": {
+            "uri": "https://www.magisterium.com/files/lumen-gentium.pdf",
+            "mimeType": "application/pdf",
+            "name": "lumen-gentium.pdf",
+        },
+    },
+    {
+        "kind": "file",
+        "file": {
+            "bytes": base64.b64encode(b"Lumen Gentium, 21 November 1964\n").decode(),
+            "mimeType": "text/plain",
+            "name": "note.txt",
+        },
+    },
+)
+
+
+def with_file_parts(result: JsonDict) -> JsonDict:
+    """The artifact with the file parts after its own parts."""
+    extended = copy.deepcopy(result)
+    extended["parts"] = [*extended["parts"], *copy.deepcopy(FILE_PARTS)]
+    return extended
 
 
 def agent_message(parts: list[JsonDict], context_id: str, task_id: str | None) -> JsonDict:
@@ -52,8 +95,10 @@ def _echo(user: UserMessage, context_id: str, task_id: str) -> JsonDict:
     return echoed
 
 
-def completed_task(user: UserMessage, context_id: str, result: JsonDict) -> JsonDict:
-    task_id = new_id()
+def completed_task(
+    user: UserMessage, context_id: str, result: JsonDict, task_id: str | None = None
+) -> JsonDict:
+    task_id = task_id or new_id()
     reply = agent_message(copy.deepcopy(result["parts"]), context_id, task_id)
     return {
         "kind": "task",
@@ -65,38 +110,94 @@ def completed_task(user: UserMessage, context_id: str, result: JsonDict) -> Json
     }
 
 
-def failed_task(user: UserMessage, context_id: str, reason: str) -> JsonDict:
-    task_id = new_id()
-    reply = agent_message([text_part(reason)], context_id, task_id)
+def task_in_state(
+    user: UserMessage, context_id: str, state: str, text: str, task_id: str | None = None
+) -> JsonDict:
+    """A task without artifacts in ``state``; ``text`` (if any) is its status message."""
+    task_id = task_id or new_id()
+    status: JsonDict = {"state": state, "timestamp": _timestamp()}
+    history = [_echo(user, context_id, task_id)]
+    if text:
+        status["message"] = agent_message([text_part(text)], context_id, task_id)
+        history.append(status["message"])
     return {
         "kind": "task",
         "id": task_id,
         "contextId": context_id,
-        "status": {"state": "failed", "message": reply, "timestamp": _timestamp()},
-        "history": [_echo(user, context_id, task_id), reply],
+        "status": status,
+        "history": history,
     }
 
 
+def failed_task(user: UserMessage, context_id: str, reason: str) -> JsonDict:
+    return task_in_state(user, context_id, "failed", reason)
+
+
+def message_result(result: JsonDict, context_id: str) -> JsonDict:
+    """The skill's answer as a Message result (no task is made): the artifact's parts."""
+    return agent_message(copy.deepcopy(result["parts"]), context_id, None)
+
+
 class TaskStore:
-    """Finished tasks per token, and the last query of each conversation (contextId)."""
+    """Tasks per token, and the last query of each conversation (contextId).
+
+    A task put with ``completes_after=N`` (one still submitted or working) answers its Nth
+    ``tasks/get`` with ``completed`` instead, and from then on; a pending task can be canceled.
+    """
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._tasks: dict[tuple[str, str], tuple[float, JsonDict]] = {}
+        self._pending: dict[tuple[str, str], tuple[int, JsonDict]] = {}
         self._last_query: dict[tuple[str, str], str] = {}
 
-    def put(self, owner: str, task: JsonDict) -> None:
+    def put(
+        self,
+        owner: str,
+        task: JsonDict,
+        *,
+        completes_after: int = 0,
+        completed: JsonDict | None = None,
+    ) -> None:
         self._tasks[owner, task["id"]] = (self._clock(), task)
+        if completes_after > 0 and completed is not None:
+            self._pending[owner, task["id"]] = (completes_after, completed)
 
     def get(self, owner: str, task_id: str) -> JsonDict | None:
+        """The task as ``tasks/get`` sees it now (one poll of a pending task counted)."""
+        task = self.peek(owner, task_id)
+        pending = self._pending.get((owner, task_id))
+        if task is None or pending is None:
+            return task
+        polls_left, completed = pending
+        if polls_left > 1:
+            self._pending[owner, task_id] = (polls_left - 1, completed)
+            return task
+        del self._pending[owner, task_id]
+        self._tasks[owner, task_id] = (self._tasks[owner, task_id][0], completed)
+        return completed
+
+    def peek(self, owner: str, task_id: str) -> JsonDict | None:
         stored = self._tasks.get((owner, task_id))
         if stored is None:
             return None
         created, task = stored
         if self._clock() - created >= TASK_TTL_SECONDS:
             del self._tasks[owner, task_id]
+            self._pending.pop((owner, task_id), None)
             return None
         return task
+
+    def cancel(self, owner: str, task_id: str) -> JsonDict | None:
+        """The task canceled, if it was still submitted or working; None when it was not."""
+        task = self.peek(owner, task_id)
+        if task is None or task["status"]["state"] not in CANCELABLE_STATES:
+            return None
+        canceled = copy.deepcopy(task)
+        canceled["status"] = {"state": "canceled", "timestamp": _timestamp()}
+        self._pending.pop((owner, task_id), None)
+        self._tasks[owner, task_id] = (self._tasks[owner, task_id][0], canceled)
+        return canceled
 
     def previous_query(self, owner: str, context_id: str) -> str | None:
         return self._last_query.get((owner, context_id))
@@ -109,4 +210,5 @@ class TaskStore:
 
     def clear(self) -> None:
         self._tasks.clear()
+        self._pending.clear()
         self._last_query.clear()

@@ -107,6 +107,11 @@ class Lane:
             self.release()
             await self._forget(fut.result().ticket)
 
+    async def refund(self, ticket: str) -> None:
+        """Forget an admission whose request was never sent, and let the next one try."""
+        await self._forget(ticket)
+        self.wake()
+
     def release(self) -> None:
         self.in_flight -= 1
         self._gate.give()

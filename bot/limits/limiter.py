@@ -67,6 +67,24 @@ class Limiter:
         lane.note_pause(now + seconds)
         log.info("token %s paused for %.1fs", token_key, seconds)
 
+    async def refund(self, token_key: str, grant: Grant) -> None:
+        """Give back the rate slot of an admission whose request never left this machine
+        (no connection could be made): the upstream counted nothing."""
+        lane = self._lanes.get(token_key)
+        if lane is None:
+            await self._backend.refund(token_key, grant.ticket)
+            return
+        await lane.refund(grant.ticket)
+
+    async def pause_for_window(self, token_key: str) -> float:
+        """Upstream refused this token with no wait given: pause it for a whole counting
+        window (60 s plus the safety margin), the one wait after which every request the
+        upstream counted has left its window. Shorter guesses (our own oldest stamp) would
+        miss requests another client made on the same account. Returns the seconds paused."""
+        seconds = self._pools.window
+        await self.pause(token_key, seconds)
+        return seconds
+
     def expected_wait(self, token_key: str, user_id: Hashable, expensive: bool) -> float:
         """Seconds a new request would wait now (with Redis: as of the last exchange with it)."""
         lane = self._lanes.get(token_key)

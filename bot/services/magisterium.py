@@ -1,26 +1,28 @@
 """Calling Magisterium as a person: their token, the shared limiter, then the client.
 
 Every skill call from a cog, a DM or the scheduler goes through :class:`MagisteriumService`,
-so token choice, fair rate limiting and the handling of 401/429 live in one place.
+so token choice, fair rate limiting, the retry budget and the handling of 401/429 live in
+one place (429s and retries in :mod:`bot.services.admission`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from pydantic import SecretStr, TypeAdapter
 
 from bot.a2a import MagisteriumSkills, Skill, errors
+from bot.a2a.attempts import gated
 from bot.a2a.lookups import Candidates, DioceseStatistics, LookupKind, Profile
 from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, SearchResults
 from bot.accounts.registry import TokenRegistry
 from bot.cache.public import PublicContentCache
-from bot.limits import Limiter
+from bot.limits import Limiter, LimiterBusy, LimiterClosed
 from bot.observability.metrics import Metrics
+from bot.services.admission import LimiterGate
 from bot.services.tokens import ChosenToken, LinkedTokenInvalid, TokenChooser
 
 log = logging.getLogger(__name__)
@@ -161,45 +163,45 @@ class MagisteriumService:
         *,
         chosen: ChosenToken | None = None,
     ) -> T:
+        """One skill call as ``user_id``: every attempt admitted by the limiter (see
+        :class:`LimiterGate`), a refused own token refreshed once."""
         if chosen is None:
             chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
-        deadline = time.monotonic() + self._wait_budget
+        gate = self._gate(user_id, skill, chosen)
         refreshed = False
         while True:
-            budget = max(0.0, deadline - time.monotonic())
             try:
-                async with self._limiter.admit(
-                    chosen.key, user_id, expensive=skill.expensive, budget=budget
-                ):
+                with gated(gate):
                     return await self._timed(skill, call(chosen.token))
             except errors.Unauthorized:
                 # A signed-in token may just have expired: refresh it once and try again.
                 retry = None if refreshed else await self._chooser.after_refused(user_id, chosen)
-                if retry is not None:
-                    chosen, refreshed = retry, True
-                    continue
-                await self._on_unauthorized(user_id, chosen)
-                raise
-            except errors.RateLimited as exc:
-                # Our pools and Magisterium's disagree (another client on the same account):
-                # pause the token for everyone, then wait our turn again if the budget allows.
-                if exc.retry_after is None or exc.retry_after >= deadline - time.monotonic():
-                    if exc.retry_after:
-                        await self._limiter.pause(chosen.key, exc.retry_after)
+                if retry is None:
+                    await self._on_unauthorized(user_id, chosen)
                     raise
-                await self._limiter.pause(chosen.key, exc.retry_after)
-                log.info("%s: token rate-limited upstream; waiting %.0fs", skill, exc.retry_after)
+                chosen, refreshed = retry, True
+                gate = gate.for_token(chosen.key)
+
+    def _gate(self, user_id: int, skill: Skill, chosen: ChosenToken) -> LimiterGate:
+        return LimiterGate(
+            self._limiter,
+            self._metrics,
+            skill=skill,
+            user_id=user_id,
+            token_key=chosen.key,
+            wait_budget=self._wait_budget,
+        )
 
     async def _timed(self, skill: Skill, call: Awaitable[T]) -> T:
-        """Await one upstream call, recording its time and, if it failed, its error code."""
-        started = time.perf_counter()
+        """Await one skill call, counting it as failed if it fails for good. (Each attempt's
+        time is recorded where the limiter admits it.)"""
         try:
-            result = await call
+            return await call
+        except (LimiterBusy, LimiterClosed):
+            raise  # never reached Magisterium
         except Exception as error:
-            self._metrics.upstream_call(skill, time.perf_counter() - started, error)
+            self._metrics.upstream_failed(skill, error)
             raise
-        self._metrics.upstream_call(skill, time.perf_counter() - started, None)
-        return result
 
     async def _on_unauthorized(self, user_id: int, chosen: ChosenToken) -> None:
         if chosen.source == "own":
