@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.i18n import N_, _, ngettext, use_interaction_locale
 from bot.observability.metrics import Metrics, Outcome
-from bot.render.look import error_embed
+from bot.render.upstream import error_with_quote, magisterium_reply
 from bot.respond import send_private
 from bot.user_errors import UserMessage, message_for
 
@@ -90,7 +90,14 @@ def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
         log.error("%s failed: %s: %s", where, type(error).__name__, error)
     else:
         log.info("%s failed: %s", where, type(error).__name__)
-    return error_embed(message.title, message.text, error_id=error_id)
+    return embed_of(message, error_id=error_id)
+
+
+def embed_of(message: UserMessage, *, error_id: str | None = None) -> discord.Embed:
+    """``message`` as an embed: Magisterium's reply as its answer, anything else as an error."""
+    if message.tone == "reply":
+        return magisterium_reply(message.title, message.quote, message.text)
+    return error_with_quote(message.title, message.text, message.quote, error_id=error_id)
 
 
 async def report_interaction_error(

@@ -6,7 +6,8 @@ Knows the A2A error classes, not Discord; the command tree decides how to send i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from bot.a2a import errors
 from bot.accounts.errors import EncryptionKeyError, QuotaExceeded, TokenDecryptionError
@@ -18,12 +19,20 @@ from bot.storage import StorageUnavailable
 LINK_HINT = N_("Link your own Magisterium account with `/account link`.")
 
 
+# "error": something went wrong; "reply": Magisterium itself answered this way (a declined
+# request), which is not a failure of the bot and is shown as Magisterium's answer.
+Tone = Literal["error", "reply"]
+
+
 @dataclass(frozen=True)
 class UserMessage:
     title: str
-    text: str
+    text: str  # the bot's own sentence: always a whole catalogue message (daily posts record it)
     # The operator must act (a setting is wrong): logged as an error, not as routine.
     operator_alert: bool = False
+    # Magisterium's own words (a task's status message): upstream text, shown as it came, clipped.
+    quote: str = ""
+    tone: Tone = "error"
 
 
 class UserFacingError(Exception):
@@ -32,6 +41,16 @@ class UserFacingError(Exception):
     def __init__(self, title: str, text: str) -> None:
         super().__init__(text)
         self.user_message = UserMessage(title, text)
+
+
+class QuestionDeclined(UserFacingError):
+    """Magisterium declined a question (task ``rejected``): its words, titled with the question
+    so the person sees it as Magisterium's answer to what they asked."""
+
+    def __init__(self, question: str, rejected: errors.TaskRejected) -> None:
+        declined = _declined(rejected)
+        super().__init__(question, declined.text)
+        self.user_message = replace(declined, title=question)
 
 
 def _whole_seconds(value: float) -> int:
@@ -90,6 +109,13 @@ def _upstream_message(error: BaseException) -> UserMessage | None:
             _("The bot cannot read or store tokens right now; its operator has been told."),
             operator_alert=True,
         )
+    if isinstance(error, errors.TaskNotCompleted):
+        return task_message(error)
+    return _account_message(error) or _request_message(error)
+
+
+def _account_message(error: BaseException) -> UserMessage | None:
+    # AuthRequired (a task ended ``auth-required``) is an Unauthorized: the same relink path.
     if isinstance(error, errors.Unauthorized):
         return UserMessage(
             _("Your Magisterium token was refused"),
@@ -109,14 +135,10 @@ def _upstream_message(error: BaseException) -> UserMessage | None:
     if isinstance(error, errors.RateLimited):
         reached = _("Magisterium's rate limit was reached.")
         return UserMessage(_("Slow down a little"), f"{reached} {try_again_in(error.retry_after)}")
-    if isinstance(error, errors.TaskFailed):
-        return UserMessage(
-            _("Magisterium could not answer"),
-            _(
-                "The request reached Magisterium but it failed there. Try again, "
-                "perhaps with different wording."
-            ),
-        )
+    return None
+
+
+def _request_message(error: BaseException) -> UserMessage | None:
     if isinstance(error, errors.InvalidParams | errors.SkillNotFound):
         return UserMessage(
             _("Magisterium did not accept that request"),
@@ -127,9 +149,59 @@ def _upstream_message(error: BaseException) -> UserMessage | None:
             _("Magisterium is not answering"),
             _("It did not answer in time. Try again in a few minutes."),
         )
+    if isinstance(error, errors.GatewayThrottled):  # not this token's pool: the whole address
+        away = _("It is turning requests away for a moment.")
+        return UserMessage(
+            _("Magisterium is busy right now"), f"{away} {try_again_in(error.retry_after)}"
+        )
     if isinstance(error, errors.A2AError):
         return UserMessage(
             _("Magisterium is having trouble"),
             _("Its service answered with an error. Try again in a few minutes."),
         )
     return None
+
+
+# --- tasks that ended in a state other than ``completed`` -------------------------------------
+
+
+def task_message(error: errors.TaskNotCompleted) -> UserMessage:
+    """What a person is told for a task's state; Magisterium's own words go in ``quote``."""
+    if isinstance(error, errors.TaskRejected):
+        return _declined(error)
+    if isinstance(error, errors.InputRequired):
+        return UserMessage(
+            _("Magisterium needs more detail"),
+            _("Run the command again with the detail Magisterium asks for."),
+            quote=error.reason,
+        )
+    if isinstance(error, errors.TaskCanceled):
+        return UserMessage(
+            _("The request was canceled"),
+            _("Magisterium canceled it before it was finished. Try again."),
+            quote=error.reason,
+        )
+    if isinstance(error, errors.TaskFailed):
+        return UserMessage(
+            _("Magisterium could not answer"),
+            _(
+                "The request reached Magisterium but it failed there. Try again, "
+                "perhaps with different wording."
+            ),
+            quote=error.reason,
+        )
+    # TaskNotFinished (submitted, working, unknown), or a state this bot does not know.
+    return UserMessage(
+        _("Magisterium did not finish in time"),
+        _("It was still working on this when the bot stopped waiting. Try again in a moment."),
+        quote=error.reason,
+    )
+
+
+def _declined(error: errors.TaskRejected) -> UserMessage:
+    return UserMessage(
+        _("Magisterium declined this request"),
+        _("You can ask something else, or word it differently."),
+        quote=error.reason,
+        tone="reply",
+    )

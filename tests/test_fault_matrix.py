@@ -1,6 +1,6 @@
 """The fault matrix: every fault the fake Magisterium can produce, crossed with every way a
 person asks the bot something (the skill and lookup commands, a DM question, "Ask
-Magisterium").
+Magisterium", a related-question button).
 
 In every cell the person gets a response at once (deferred or answered, never left
 "thinking…"), exactly one clear message (an embed with a title: the explanation, or the answer
@@ -8,6 +8,12 @@ when the client rightly retried a transient fault), no traceback text in anythin
 mentions, no exception the event loop had to report, and the next command is answered
 normally — except after a 429, when the token is rightly paused and the next person is told to
 wait, with a number.
+
+Every A2A task state has its cell too: ``rejected`` is Magisterium's own words, privately, shown
+as its answer (not an error); ``input-required`` is Magisterium's question back, with a way to
+reply where questions are asked (a Reply button, or the next DM), and the question with advice
+elsewhere; ``auth-required`` is the relink message; the rest are explanations with
+Magisterium's words quoted.
 
 Faults that need the bot set up differently have a class of their own: connect refused (a
 closed port), a read timeout (an upstream slower than the deadline) and a limiter that cannot
@@ -19,22 +25,34 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
+from bot.a2a.retry import PollPolicy
 from bot.app import MagisteriumBot
 from bot.fake_server import FakeMagisterium, Fault, running_fake_server
-from bot.render.look import ERROR
+from bot.render.look import BRAND, ERROR
 from tests.conftest_db import closed_port
-from tests.harness import Harness, HarnessUser, InteractionResult, MessageExchange
+from tests.harness import Harness
 from tests.harness.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
 from tests.harness.wire import JSON
+from tests.matrix_entries import ENTRY_POINTS, Shown
 
 pytestmark = pytest.mark.usefixtures("loop_errors")  # set up first, so checked last
+
+# The bot's limiter admits a retried attempt like any request (a retried -32603 spends one of
+# the token's catholic_qa turns), so at Magisterium's 2 a minute the cell's next question would
+# rightly wait: room for a few more. The retry budget is pinned by its own tests.
+ROOMY_QA: dict[str, Any] = {"qa_rate_limit_per_minute": 10}
+
+
+@pytest.fixture
+def harness_overrides() -> dict[str, Any]:
+    return dict(ROOMY_QA)
+
 
 TRACEBACK_MARKERS = ("Traceback", 'File "', "Error:", "Exception")
 NO_MENTIONS: JSON = {"parse": []}
@@ -49,119 +67,26 @@ TROUBLE = "Magisterium is having trouble"
 COULD_NOT = "Magisterium could not answer"
 NOT_ANSWERING = "Magisterium is not answering"
 BUSY = "Magisterium is busy for this account"
-ERROR_TITLES = {REFUSED, PLAN, SLOW_DOWN, NOT_ACCEPTED, TROUBLE, COULD_NOT, NOT_ANSWERING, BUSY}
-
-
-# --- what the person saw --------------------------------------------------------------------
-
-
-@dataclass
-class Shown:
-    """What one attempt left the person with, whichever way they asked."""
-
-    callback_type: int | None  # None for a DM: a message has no 3-second window
-    left_thinking: bool
-    messages: list[JSON]  # the messages the person is left with
-    sent: list[Any] = field(default_factory=list)  # every payload sent to Discord
-    mentions: list[JSON | None] = field(default_factory=list)
-    transcript: str = ""
-
-    @property
-    def embed(self) -> JSON:
-        """The one message's first embed (asserting there is exactly one message)."""
-        assert len(self.messages) == 1, f"expected one message, got: {self.transcript}"
-        embeds = self.messages[0].get("embeds") or []
-        assert embeds, f"no embed: {self.transcript}"
-        return dict(embeds[0])
-
-
-def shown_by_interaction(result: InteractionResult) -> Shown:
-    return Shown(
-        callback_type=result.callback_type,
-        left_thinking=result.left_thinking,
-        messages=[message.payload for message in result.visible_messages],
-        sent=[request.payload for request in result.requests],
-        mentions=result.allowed_mentions_all,
-        transcript=result.transcript,
-    )
-
-
-def shown_by_dm(exchange: MessageExchange) -> Shown:
-    return Shown(
-        callback_type=None,
-        left_thinking=False,
-        messages=[reply.payload for reply in exchange.replies],
-        sent=[reply.request for reply in exchange.replies],
-        mentions=[reply.allowed_mentions for reply in exchange.replies],
-        transcript="\n".join(str(reply.payload) for reply in exchange.replies),
-    )
-
-
-# --- the ways to ask ------------------------------------------------------------------------
-
-Ask = Callable[[Harness, HarnessUser, int], Awaitable[Shown]]
-QUESTIONS = ("What is grace?", "What is baptism?", "Who may baptise?", "What is prayer?")
-QUERIES = ("Lumen Gentium church", "liturgy", "religious freedom", "family")
-DOCUMENTS = ("12345", "12346", "12347", "12348")
-DATES = ("2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04")
-
-
-async def via_ask(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_interaction(await harness.slash("ask", question=QUESTIONS[n], user=user))
-
-
-async def via_search(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_interaction(await harness.slash("search", query=QUERIES[n], user=user))
-
-
-async def via_document(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_interaction(await harness.slash("document", id=DOCUMENTS[n], user=user))
-
-
-async def via_readings(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_interaction(await harness.slash("readings", date=DATES[n], user=user))
-
-
-async def via_saints(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_interaction(await harness.slash("saints", date=DATES[n], user=user))
-
-
-LOOKUPS = {
-    "saint": ("Thérèse of Lisieux", "Thomas Aquinas", "Patrick", "Augustine"),
-    "pope": ("John Paul II", "Leo XIII", "John XXIII", "Pius IX"),
-    "clergy": ("Andrew Yeom Soo-jung", "Peter Chung Soon-taick", "Stanislaw Dziwisz", "Seoul"),
-    "diocese": ("Seoul", "Paris", "Krakow", "Los Angeles"),
+NEEDS_DETAIL = "Magisterium needs more detail"
+CANCELED = "The request was canceled"
+NOT_FINISHED = "Magisterium did not finish in time"
+ERROR_TITLES = {
+    REFUSED,
+    PLAN,
+    SLOW_DOWN,
+    NOT_ACCEPTED,
+    TROUBLE,
+    COULD_NOT,
+    NOT_ANSWERING,
+    BUSY,
+    NEEDS_DETAIL,
+    CANCELED,
+    NOT_FINISHED,
 }
-
-
-def via_lookup(command: str) -> Ask:
-    async def ask(harness: Harness, user: HarnessUser, n: int) -> Shown:
-        name = LOOKUPS[command][n]
-        return shown_by_interaction(await harness.slash(command, name=name, user=user))
-
-    return ask
-
-
-async def via_dm(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    return shown_by_dm(await harness.dm_message(user, QUESTIONS[n]))
-
-
-async def via_context_menu(harness: Harness, user: HarnessUser, n: int) -> Shown:
-    posted = await harness.post(harness.user(), QUESTIONS[n])
-    result = await harness.context_menu("Ask Magisterium", target_message=posted.message, user=user)
-    return shown_by_interaction(result)
-
-
-ENTRY_POINTS: dict[str, Ask] = {
-    "ask": via_ask,
-    "search": via_search,
-    "document": via_document,
-    "readings": via_readings,
-    "saints": via_saints,
-    **{command: via_lookup(command) for command in LOOKUPS},
-    "dm": via_dm,
-    "context_menu": via_context_menu,
-}
+# Not errors: Magisterium itself answered this way.
+DECLINED = "Magisterium's reply, privately"  # rejected: its words as the answer
+ASKED_BACK = "Magisterium's question back"  # input-required: its question, and a way to reply
+ASKS_HEADING = "Magisterium asks"
 
 
 # --- the checks every cell makes ------------------------------------------------------------
@@ -187,6 +112,14 @@ def check_expected(shown: Shown, expect: str) -> JSON:
         assert embed.get("description") or embed.get("fields"), embed
         assert embed.get("title") not in ERROR_TITLES, embed
         assert embed.get("color") != ERROR.value, embed
+    elif expect == DECLINED:  # Magisterium's words as its answer, to the asker alone
+        assert shown.private is not False, shown.transcript
+        assert embed.get("color") == BRAND.value and "error id" not in str(embed), embed
+    elif expect == ASKED_BACK:  # its question, and how to reply (a button, or the next DM)
+        assert (embed.get("author") or {}).get("name") == ASKS_HEADING, embed
+        assert embed.get("color") == BRAND.value, embed
+        reply_buttons = [c for c in shown.custom_ids if c.startswith("qa:reply:")]
+        assert len(reply_buttons) == (0 if shown.callback_type is None else 1), shown.custom_ids
     else:
         assert embed["title"] == expect, embed
         assert embed.get("color") == ERROR.value, embed
@@ -209,10 +142,25 @@ class Case:
     expect: str  # the error embed's title, or ANSWER
     params: dict[str, Any] = field(default_factory=dict)
     says: str | None = None  # also in the embed's text
+    asked: str | None = None  # the expectation where questions are asked (/ask, menu, DM…)
+
+    def expected(self, entry: str) -> str:
+        return self.asked if self.asked is not None and entry in QA_ENTRY_POINTS else self.expect
 
 
 IN_45 = "Try again in 45 seconds."
 RETRY_AFTER_HEADER = {"retry_after": 45, "header": True}
+FAILED_REASON = "The skill raised an error while answering."
+REFUSAL = "I can only answer questions about Catholic teaching."
+WHICH_ONE = "Which one do you mean? Several have that name."
+CANCELED_WHY = "The task was canceled before it finished."
+SIGN_IN_AGAIN = "Sign in to Magisterium again to continue."
+
+
+def task_state(state: str, message: str = "", **params: Any) -> dict[str, Any]:
+    return {"state": state, "message": message, **params}
+
+
 CASES = [
     Case("401", Fault.UNAUTHORIZED, REFUSED),
     Case("403", Fault.PLAN_REQUIRED, PLAN),
@@ -226,24 +174,65 @@ CASES = [
     Case("rpc-32600-invalid-request", Fault.INVALID_REQUEST, TROUBLE),
     Case("rpc-32601-method-not-found", Fault.METHOD_NOT_FOUND, TROUBLE),
     Case("unknown-code", Fault.UNKNOWN_CODE, TROUBLE),
-    Case("failed-task", Fault.FAILED_TASK, COULD_NOT),
+    Case("failed-task", Fault.FAILED_TASK, COULD_NOT, says=FAILED_REASON),
+    Case(
+        "state-failed",
+        Fault.TASK_STATE,
+        COULD_NOT,
+        task_state("failed", "index offline"),
+        "index offline",
+    ),
+    Case("state-rejected", Fault.TASK_STATE, DECLINED, task_state("rejected", REFUSAL), REFUSAL),
+    Case(
+        "state-input-required",
+        Fault.TASK_STATE,
+        NEEDS_DETAIL,
+        task_state("input-required", WHICH_ONE),
+        WHICH_ONE,
+        asked=ASKED_BACK,
+    ),
+    Case(
+        "state-auth-required", Fault.TASK_STATE, REFUSED, task_state("auth-required", SIGN_IN_AGAIN)
+    ),
+    Case(
+        "state-canceled",
+        Fault.TASK_STATE,
+        CANCELED,
+        task_state("canceled", CANCELED_WHY),
+        CANCELED_WHY,
+    ),
+    # Still pending after the client's bounded tasks/get poll (shortened here: quick_polls).
+    Case("state-submitted", Fault.TASK_STATE, NOT_FINISHED, task_state("submitted")),
+    Case("state-working", Fault.TASK_STATE, NOT_FINISHED, task_state("working", "Still working.")),
+    Case("state-unknown", Fault.TASK_STATE, NOT_FINISHED, task_state("unknown")),
+    Case("state-working-then-done", Fault.TASK_STATE, ANSWER, task_state("working", polls=1)),
+    Case("message-result", Fault.MESSAGE_RESULT, ANSWER),
+    Case("file-parts", Fault.FILE_PARTS, ANSWER),
+    Case("wrong-response-id", Fault.WRONG_ID, TROUBLE),
+    Case("wrong-jsonrpc-version", Fault.WRONG_JSONRPC, TROUBLE),
+    Case("stock-a2a-32004-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32004}),
+    Case("stock-a2a-32003-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32003}),
+    Case("stock-a2a-32005-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32005}),
+    Case("html-403", Fault.HTML_403, TROUBLE),
+    Case("429-no-wait", Fault.RATE_LIMITED_NO_WAIT, SLOW_DOWN),
     Case("html-502", Fault.HTML_502, ANSWER),
     Case("http-500", Fault.HTTP_500, ANSWER),
     Case("http-404", Fault.HTTP_404, TROUBLE),
     Case("garbage-body", Fault.GARBAGE_BODY, TROUBLE),
     Case("truncated-json", Fault.TRUNCATED_JSON, TROUBLE),
-    Case("not-a-task", Fault.NOT_A_TASK, TROUBLE),
+    # A bare agent Message is a valid message/send result (Task | Message): the answer.
+    Case("not-a-task", Fault.NOT_A_TASK, ANSWER),
     Case("dropped-connection", Fault.DROP_CONNECTION, ANSWER),
     Case("huge-answer", Fault.HUGE_ANSWER, ANSWER),
     Case("mentions-answer", Fault.MENTIONS_ANSWER, ANSWER),
 ]
-PAUSES_THE_TOKEN = {Fault.RATE_LIMITED}
+PAUSES_THE_TOKEN = {Fault.RATE_LIMITED, Fault.RATE_LIMITED_NO_WAIT}
 # Retried by the client with the same messageId: the retry is what answers.
 TRANSIENT = {Fault.INTERNAL_ERROR, Fault.HTML_502, Fault.HTTP_500, Fault.DROP_CONNECTION}
 
 # The fake sends a huge answer only for catholic_qa: the other skills have no such cell.
 QA_ONLY = {Fault.HUGE_ANSWER}
-QA_ENTRY_POINTS = {"ask", "dm", "context_menu"}
+QA_ENTRY_POINTS = {"ask", "dm", "context_menu", "related"}
 
 CELLS = [
     pytest.param(case, entry, id=f"{case.name}-{entry}")
@@ -252,14 +241,22 @@ CELLS = [
 ]
 
 
+@pytest.fixture
+def quick_polls(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client's tasks/get poll of a pending task, in milliseconds rather than seconds."""
+    policy = PollPolicy(attempts=2, first_delay=0.01, max_delay=0.01)
+    monkeypatch.setattr(harness.bot.services.a2a, "_poll", policy)
+
+
 @pytest.mark.parametrize(("case", "entry"), CELLS)
+@pytest.mark.usefixtures("quick_polls")
 async def test_fault_gets_one_clear_message_and_the_next_command_works(
     harness: Harness, fake: FakeMagisterium, loop_errors: LoopErrors, case: Case, entry: str
 ) -> None:
     ask = ENTRY_POINTS[entry]
     fake.faults.add(case.fault, method="message/send", **case.params)
     shown = await ask(harness, harness.user(), 0)
-    embed = check_expected(shown, case.expect)
+    embed = check_expected(shown, case.expected(entry))
     assert case.says is None or case.says in str(embed.get("description")), embed
     assert case.fault in fault_kinds_applied(fake), "the fault never reached the bot"
     if case.fault in TRANSIENT:
@@ -303,6 +300,7 @@ class TestConnectRefused:
     @pytest.fixture
     def harness_overrides(self, refused_port: int) -> dict[str, Any]:
         return {
+            **ROOMY_QA,
             "magisterium_api_url": f"http://127.0.0.1:{refused_port}/api/v1/a2a",
             "upstream_deadline_seconds": 0.5,  # bounds the client's retries of the refusal
         }
@@ -329,7 +327,7 @@ class TestReadTimeout:
 
     @pytest.fixture
     def harness_overrides(self) -> dict[str, Any]:
-        return {"upstream_deadline_seconds": 0.5}
+        return {**ROOMY_QA, "upstream_deadline_seconds": 0.5}
 
     @pytest.mark.parametrize("entry", ENTRIES)
     async def test_read_timeout(

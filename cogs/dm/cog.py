@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.a2a import errors
 from bot.error_reporting import error_embed_for
 from bot.i18n import _, recent_locale, using_locale
 from bot.lifecycle import restarting_notice
-from bot.render.embeds import answer_markdown, answer_pages, notice_embed
+from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, notice_embed
 from bot.render.pager import Paginator
+from bot.render.upstream import magisterium_asks
 from bot.user_input import strip_invisible
 from cogs.dm.views import new_conversation_button
 
@@ -22,6 +24,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_QUESTION = 2000
+
+
+def asked_back(asked: errors.InputRequired, *, continues: bool) -> discord.Embed:
+    """Magisterium's question back (a task ``input-required``); ``continues`` when the
+    person's next DM is their reply in the same conversation."""
+    if continues:
+        hint = _("Your next message here is your reply; it continues this conversation.")
+    else:
+        hint = _("Send your question again with the detail Magisterium asks for.")
+    return magisterium_asks(None, asked.reason, hint, footer=footer(QA_SKILL, asked.task_id))
 
 
 def still_working() -> discord.Embed:
@@ -71,7 +83,11 @@ class DirectMessagesCog(commands.Cog):
         services = self.bot.services
         user_id = message.author.id
         context_id = await services.conversations.context_of(user_id)
-        answer = await services.magisterium.ask(user_id, question, context_id=context_id)
+        try:
+            answer = await services.magisterium.ask(user_id, question, context_id=context_id)
+        except errors.InputRequired as asked:
+            await self._ask_back(message, asked)
+            return
         if answer.context_id:
             await services.conversations.remember(user_id, answer.context_id)
         pager = Paginator(
@@ -80,5 +96,15 @@ class DirectMessagesCog(commands.Cog):
             full_text=answer_markdown(answer),
             filename="answer.md",
         )
+        pager.add_item(new_conversation_button())
+        await pager.send_to(message.channel)
+
+    async def _ask_back(self, message: discord.Message, asked: errors.InputRequired) -> None:
+        """Show Magisterium's question; its conversation becomes the person's, so their next
+        DM continues it (the same contextId)."""
+        if asked.context_id:
+            await self.bot.services.conversations.remember(message.author.id, asked.context_id)
+        embed = asked_back(asked, continues=bool(asked.context_id))
+        pager = Paginator([embed], author_id=message.author.id, full_text=None, filename="")
         pager.add_item(new_conversation_button())
         await pager.send_to(message.channel)

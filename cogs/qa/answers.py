@@ -57,3 +57,9 @@ def is_private_place(interaction: discord.Interaction[Any]) -> bool:
     """DMs and group DMs: answers there are always private."""
     context = interaction.context
     return interaction.guild_id is None or context.dm_channel or context.private_channel
+
+
+def is_private_source(interaction: discord.Interaction[Any]) -> bool:
+    """A component or form used in a private place or on a private message: answer privately."""
+    message = interaction.message
+    return is_private_place(interaction) or (message is not None and message.flags.ephemeral)

@@ -22,8 +22,9 @@ from bot.render.limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
 from bot.respond import defer
-from bot.user_errors import UserFacingError
-from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_place
+from bot.user_errors import QuestionDeclined, UserFacingError
+from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_source
+from cogs.qa.clarify import Clarification
 from cogs.qa.text import (
     MAX_QUESTION,
     button_label,
@@ -111,20 +112,24 @@ class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSAT
 
     async def respond(self, interaction: discord.Interaction[Any]) -> None:
         # A modal must be the first response: nothing is awaited before it.
-        await interaction.response.send_modal(NewQuestionModal())
+        await interaction.response.send_modal(new_question_modal())
 
 
-class NewQuestionModal(BaseModal):
-    """Built per person, in their language (a class-level title would be English forever)."""
+class QuestionModal(BaseModal):
+    """A form for one question, asked where the form was opened: a new conversation, or, with
+    ``context_id``, a continuation of that one. Built per person, in their language (a
+    class-level title would be English forever); ``title`` and ``label`` are already
+    translated."""
 
-    def __init__(self) -> None:
-        # Translators: a modal (form) title; Discord allows at most 45 characters.
-        super().__init__(title=_("Ask a new question"))
-        self.question: discord.ui.TextInput[NewQuestionModal] = discord.ui.TextInput(
-            # Translators: the label of a text field; Discord allows at most 45 characters.
-            label=_("Your question"),
+    def __init__(
+        self, *, title: str, label: str, field_id: str, context_id: str | None = None
+    ) -> None:
+        super().__init__(title=title)
+        self.context_id = context_id
+        self.question: discord.ui.TextInput[QuestionModal] = discord.ui.TextInput(
+            label=label,
             style=discord.TextStyle.paragraph,
-            custom_id=QUESTION_FIELD_ID,
+            custom_id=field_id,
             min_length=1,
             max_length=MAX_QUESTION,
         )
@@ -134,7 +139,22 @@ class NewQuestionModal(BaseModal):
         question = clean_question(self.question.value)
         if not question:
             raise empty_question()
-        await ask_and_send(interaction, question, ephemeral=_private_source(interaction))
+        await ask_and_send(
+            interaction,
+            question,
+            ephemeral=is_private_source(interaction),
+            context_id=self.context_id,
+        )
+
+
+def new_question_modal() -> QuestionModal:
+    return QuestionModal(
+        # Translators: a modal (form) title; Discord allows at most 45 characters.
+        title=_("Ask a new question"),
+        # Translators: the label of a text field; Discord allows at most 45 characters.
+        label=_("Your question"),
+        field_id=QUESTION_FIELD_ID,
+    )
 
 
 # --- answers --------------------------------------------------------------------------------
@@ -156,6 +176,28 @@ def answer_view(answer: Answer, *, question: str, author_id: int) -> Paginator:
     return view
 
 
+AnswerView = Paginator | Clarification
+
+
+async def ask_as_invoker(
+    interaction: discord.Interaction[Any], question: str, *, context_id: str | None
+) -> AnswerView:
+    """Ask as whoever invoked ``interaction``: the paged answer, or Magisterium's question back.
+
+    A declined question (task ``rejected``) is raised as :class:`QuestionDeclined`: the one
+    error path shows Magisterium's words, privately, as its answer to this question.
+    """
+    service = interaction.client.services.magisterium
+    user_id = interaction.user.id
+    try:
+        answer = await service.ask(user_id, question, context_id=context_id)
+    except errors.InputRequired as asked:
+        return Clarification(asked, question=question, asker_id=user_id)
+    except errors.TaskRejected as rejected:
+        raise QuestionDeclined(question, rejected) from None
+    return answer_view(answer, question=question, author_id=user_id)
+
+
 async def ask_and_send(
     interaction: discord.Interaction[Any],
     question: str,
@@ -163,12 +205,10 @@ async def ask_and_send(
     ephemeral: bool,
     context_id: str | None = None,
 ) -> None:
-    """Defer at once, ask as the invoking person, then send the paged answer."""
+    """Defer at once, ask as the invoking person, then send the answer (or the question back)."""
     await defer(interaction, ephemeral=ephemeral)
-    service = interaction.client.services.magisterium
-    answer = await service.ask(interaction.user.id, question, context_id=context_id)
-    view = answer_view(answer, question=question, author_id=interaction.user.id)
-    await view.send(interaction, ephemeral=ephemeral)
+    shown = await ask_as_invoker(interaction, question, context_id=context_id)
+    await shown.send(interaction, ephemeral=ephemeral)
 
 
 # --- related questions ----------------------------------------------------------------------
@@ -194,28 +234,21 @@ async def _question(interaction: discord.Interaction[Any], button: RelatedQuesti
     return questions[button.index]
 
 
-def _private_source(interaction: discord.Interaction[Any]) -> bool:
-    message = interaction.message
-    return is_private_place(interaction) or (message is not None and message.flags.ephemeral)
-
-
 async def answer_related(
     interaction: discord.Interaction[Any], button: RelatedQuestionButton
 ) -> None:
     """Ask the related question as the clicker, continuing the same conversation."""
-    private = _private_source(interaction)
+    private = is_private_source(interaction)
     await defer(interaction, ephemeral=private)  # within 3 s, before any upstream call
     question = await _question(interaction, button)
-    service = interaction.client.services.magisterium
-    answer = await service.ask(interaction.user.id, question, context_id=button.context_id)
-    view = answer_view(answer, question=question, author_id=interaction.user.id)
-    if not private and await _post_in_thread(interaction, question, view):
+    shown = await ask_as_invoker(interaction, question, context_id=button.context_id)
+    if not private and await _post_in_thread(interaction, question, shown):
         return
-    await view.send(interaction, ephemeral=private)  # the reply fills "thinking…"
+    await shown.send(interaction, ephemeral=private)  # the reply fills "thinking…"
 
 
 async def _post_in_thread(
-    interaction: discord.Interaction[Any], question: str, view: Paginator
+    interaction: discord.Interaction[Any], question: str, view: AnswerView
 ) -> bool:
     """Post the answer in a thread on the clicked message; False when that is not possible."""
     message = interaction.message
