@@ -54,6 +54,47 @@ async def test_redis_cache_round_trip_and_expiry(redis_cache: RedisCache) -> Non
     assert 0 < ttl_ms <= 60_000
 
 
+async def test_local_fill_lock_has_one_holder_until_released_or_lapsed() -> None:
+    clock = Clock()
+    cache = LocalCache(clock=clock)
+    token = await cache.claim("k", ttl=10)
+    assert token is not None
+    assert await cache.claim("k", ttl=10) is None
+    await cache.release("k", "someone-else")
+    assert await cache.claim("k", ttl=10) is None  # only its holder frees it
+    assert await cache.extend("k", token, ttl=10)
+    clock.now += 9
+    assert await cache.claim("k", ttl=10) is None  # extended: still held
+    clock.now += 2
+    late = await cache.claim("k", ttl=10)  # lapsed: a new holder
+    assert late is not None and late != token
+    assert not await cache.extend("k", token, ttl=10)
+    await cache.release("k", token)  # the old holder cannot free the new one's lock
+    assert await cache.claim("k", ttl=10) is None
+    await cache.release("k", late)
+    assert await cache.claim("k", ttl=10) is not None
+
+
+async def test_redis_fill_lock_is_set_nx_px_and_released_by_its_holder_only(
+    redis_cache: RedisCache,
+) -> None:
+    redis, lock = redis_cache._redis, redis_cache.lock_key("k")
+    token = await redis_cache.claim("k", ttl=5)
+    assert token is not None and await redis.get(lock) == token.encode()
+    assert 0 < await redis.pttl(lock) <= 5000
+    assert await redis_cache.claim("k", ttl=5) is None
+    await redis_cache.release("k", "someone-else")
+    assert await redis.get(lock) == token.encode()
+    assert not await redis_cache.extend("k", "someone-else", ttl=60)
+    assert await redis.pttl(lock) <= 5000
+    assert await redis_cache.extend("k", token, ttl=60)
+    assert 5000 < await redis.pttl(lock) <= 60_000
+    await redis_cache.release("k", token)
+    assert await redis.exists(lock) == 0
+    assert await redis_cache.get("k") is None  # the lock is not the entry
+    assert not await redis_cache.extend("k", token, ttl=60)
+
+
 def test_keys_fold_case_width_and_spacing_but_not_meaning() -> None:
     assert normalise("  Lumen   GENTIUM ") == "lumen gentium"
     assert cache_key("document_search", "Lumen Gentium") == cache_key(

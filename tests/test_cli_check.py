@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from a2a.compat.v0_3.types import AgentCard
+from aiohttp import web
 from alembic import command
 from pydantic import SecretStr
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.__main__ import main
+from bot.a2a.skills import Skill
 from bot.accounts import TokenCipher, TokenRegistry, generate_key
-from bot.fake_server import RunningFakeServer
+from bot.cli import check_agent_card
+from bot.cli.check_agent_card import DOCUMENTED_PATH as DOCUMENTED
+from bot.cli.check_agent_card import SPEC_PATH as SPEC
+from bot.fake_server import FakeMagisterium, RunningFakeServer
+from bot.fake_server.agent_card import agent_card as fake_agent_card
+from bot.fake_server.rpc import JsonDict
 from bot.storage import Database
 from bot.storage.migrate import HEAD_REVISION, alembic_config
 from tests.conftest_db import closed_port
+from tests.held_upstream import running_fake_server_with
 
 OPERATOR_TOKEN = "pro-operator-token-for-check"
 DISCORD_TOKEN = "discord-token-for-check.never-printed"
@@ -91,15 +103,30 @@ async def migrated(database_file: Path, revision: str = "head") -> str:
 
 
 async def test_everything_ok(
-    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], key: str, database_file: Path
+    env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    database_file: Path,
+    fake_server: RunningFakeServer,
 ) -> None:
     await migrated(database_file)
     status, lines = await run_check(capsys, key)
     assert status == 0
-    assert list(lines) == ["settings", "database", "encryption key", "magisterium", "discord token"]
+    assert list(lines) == [
+        "settings",
+        "database",
+        "encryption key",
+        "magisterium",
+        "agent card",
+        "discord token",
+    ]
     assert all(line.startswith("ok") for line in lines.values()), lines
     assert f"at revision {HEAD_REVISION}" in lines["database"]
     assert "accepted MAGISTERIUM_TOKEN" in lines["magisterium"]
+    assert lines["agent card"] == (
+        f"ok — 127.0.0.1:{fake_server.port}/.well-known/agent.json: A2A 0.3.0, 10 skills, "
+        "all 10 the bot uses"
+    )
     assert lines["discord token"] == "ok — set (not verified: check never connects to Discord)"
 
 
@@ -226,6 +253,8 @@ async def test_unreachable_magisterium(
     status, lines = await run_check(capsys)
     assert status == 1
     assert lines["magisterium"].startswith(f"failed — cannot reach 127.0.0.1:{port}")
+    assert lines["agent card"].startswith(f"failed — cannot reach 127.0.0.1:{port}: ")
+    assert "Traceback" not in lines["agent card"]
 
 
 async def test_missing_discord_token(
@@ -264,3 +293,132 @@ async def test_a_revision_this_version_does_not_know(
     assert lines["database"].startswith("failed — ")
     assert "revision 9999, which this version of the bot does not know" in lines["database"]
     assert lines["encryption key"].startswith("skipped")
+
+
+# --- the agent card ---------------------------------------------------------------------------
+
+
+def answering(path: str, respond: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
+    """A middleware that answers GETs of ``path`` with ``respond``; the fake answers the rest."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.method == "GET" and request.path == path:
+            return await respond(request)
+        return await handler(request)
+
+    return middleware
+
+
+def card_without(*skill_ids: str) -> JsonDict:
+    card = fake_agent_card("http://127.0.0.1")
+    card["skills"] = [skill for skill in card["skills"] if skill["id"] not in skill_ids]
+    return card
+
+
+async def not_found(request: web.Request) -> web.Response:
+    return web.Response(status=404, text="Not Found")
+
+
+async def test_a_card_missing_skills_names_them_as_a_warning(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake: FakeMagisterium
+) -> None:
+    card = card_without("pope_lookup", "diocese_statistics_lookup")
+
+    async def serve_card(request: web.Request) -> web.Response:
+        return web.json_response(card)
+
+    async with running_fake_server_with(fake, answering(DOCUMENTED, serve_card)) as server:
+        env.setenv("MAGISTERIUM_API_URL", server.url)
+        status, lines = await run_check(capsys)
+    assert status == 0  # the bot can run: only those commands would fail
+    assert lines["agent card"] == (
+        f"warning — 127.0.0.1:{server.port}/.well-known/agent.json: A2A 0.3.0, 8 skills; "
+        "missing pope_lookup, diocese_statistics_lookup, which the bot uses"
+    )
+
+
+async def test_the_spec_path_is_tried_when_the_documented_one_is_missing(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake: FakeMagisterium
+) -> None:
+    async with running_fake_server_with(fake, answering(DOCUMENTED, not_found)) as server:
+        env.setenv("MAGISTERIUM_API_URL", server.url)
+        status, lines = await run_check(capsys)
+    assert status == 0
+    assert lines["agent card"] == (
+        f"ok — 127.0.0.1:{server.port}/.well-known/agent-card.json (A2A's well-known path; "
+        "/.well-known/agent.json answered 404): A2A 0.3.0, 10 skills, all 10 the bot uses"
+    )
+
+
+async def test_no_card_at_either_path_fails_saying_what_each_answered(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake: FakeMagisterium
+) -> None:
+    async def html_page(request: web.Request) -> web.Response:
+        return web.Response(text="<html>Welcome</html>", content_type="text/html")
+
+    doors = (answering(DOCUMENTED, html_page), answering(SPEC, not_found))
+    async with running_fake_server_with(fake, *doors) as server:
+        env.setenv("MAGISTERIUM_API_URL", server.url)
+        status, lines = await run_check(capsys)
+    assert status == 1
+    line = lines["agent card"]
+    assert line.startswith(
+        f"failed — no agent card at 127.0.0.1:{server.port}: /.well-known/agent.json is not an "
+        "agent card (body: Invalid JSON"
+    )
+    assert line.endswith("; /.well-known/agent-card.json answered 404")
+
+
+async def test_the_card_is_read_without_a_token(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake: FakeMagisterium
+) -> None:
+    seen: list[str | None] = []
+
+    @web.middleware
+    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == DOCUMENTED:
+            seen.append(request.headers.get("Authorization"))
+        return await handler(request)
+
+    async with running_fake_server_with(fake, record) as server:
+        env.setenv("MAGISTERIUM_API_URL", server.url)
+        status, lines = await run_check(capsys)
+    assert status == 0 and lines["agent card"].startswith("ok")
+    assert seen == [None]
+
+
+async def test_a_card_that_never_comes_fails_at_the_time_limit(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake: FakeMagisterium
+) -> None:
+    env.setattr(check_agent_card, "CARD_TIMEOUT", 0.2)
+    never = asyncio.Event()
+
+    async def hang(request: web.Request) -> web.Response:
+        await never.wait()
+        raise AssertionError("unreachable")
+
+    async with running_fake_server_with(fake, answering(DOCUMENTED, hang)) as server:
+        env.setenv("MAGISTERIUM_API_URL", server.url)
+        status, lines = await run_check(capsys)
+    assert status == 1
+    assert lines["agent card"] == (
+        f"failed — 127.0.0.1:{server.port} did not serve its agent card within 0.2 s"
+    )
+
+
+@pytest.mark.parametrize("path", [DOCUMENTED, SPEC])
+async def test_the_fakes_card_is_a_valid_a2a_v0_3_card_listing_every_skill(
+    fake_server: RunningFakeServer, path: str
+) -> None:
+    async with httpx.AsyncClient() as http:
+        response = await http.get(fake_server.base_url + path)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "public, max-age=3600"
+    body = response.json()
+    card = AgentCard.model_validate(body)
+    # Nothing in it unknown to the spec (pydantic would have dropped it silently).
+    assert card.model_dump(mode="json", by_alias=True, exclude_unset=True) == body
+    assert sorted(skill.id for skill in card.skills) == sorted(skill.value for skill in Skill)
+    assert card.url == fake_server.url
+    assert card.protocol_version == "0.3.0"

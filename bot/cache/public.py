@@ -1,15 +1,23 @@
-"""Typed caching of the public skills' results, keyed so that one key never mixes two things."""
+"""Typed caching of the public skills' results, keyed so that one key never mixes two things.
+
+Concurrent lookups of one key share one flight (one store read, at most one upstream call);
+a missing entry is filled once across processes too (see :mod:`bot.cache.fill`).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import logging
 import unicodedata
+from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import TypeAdapter
 
+from bot.a2a import errors
+from bot.cache.fill import FillTiming, Source, fill
+from bot.cache.flight import SingleFlight
 from bot.cache.store import Cache
 from bot.observability.metrics import Metrics
 
@@ -31,6 +39,10 @@ TTL = {
     "diocese_statistics_lookup": 24 * HOUR,
 }
 
+# Refusals of the leader's own token (or of its turn) say nothing about the content: the
+# callers who shared its flight try again with their own tokens instead of being told so.
+_PERSONAL_ERRORS = (errors.Unauthorized, errors.PlanRequired, errors.RateLimited)
+
 
 def normalise(text: str) -> str:
     """Case, width and spacing differences do not make a different query."""
@@ -43,12 +55,30 @@ def cache_key(skill: str, query: str) -> str:
     return f"{skill}:{digest}"
 
 
+def shared_error(error: Exception) -> bool:
+    """Whether the callers sharing a flight get its error: Magisterium's answer about the
+    content, yes; anything about the leader's token, quota or turn (not an upstream error at
+    all, or a 401/403/429 for that token), no."""
+    return isinstance(error, errors.A2AError) and not isinstance(error, _PERSONAL_ERRORS)
+
+
 class PublicContentCache:
-    def __init__(self, cache: Cache, *, metrics: Metrics | None = None) -> None:
+    """``counts`` (and the ``cache_requests_total`` metric) count each lookup once: ``hit``
+    (read from the store), ``miss`` (this lookup called Magisterium) or ``shared`` (served by
+    a concurrent lookup's call: in this process, or another process's under the fill lock)."""
+
+    def __init__(
+        self, cache: Cache, *, metrics: Metrics | None = None, timing: FillTiming | None = None
+    ) -> None:
         self._cache = cache
         self._metrics = metrics
-        self.hits = 0
-        self.misses = 0
+        self._timing = timing if timing is not None else FillTiming()
+        self._flights: SingleFlight[Any] = SingleFlight()
+        self.counts: Counter[Source] = Counter()
+
+    def in_flight(self, skill: str, query: str) -> int:
+        """Lookups of this query waiting on one flight right now."""
+        return self._flights.in_flight(cache_key(skill, query))
 
     async def get_or_fetch(
         self,
@@ -58,24 +88,50 @@ class PublicContentCache:
         fetch: Callable[[], Awaitable[R]],
     ) -> R:
         key = cache_key(skill, query)
-        cached = await self._cache.get(key)
-        if cached is not None:
+        while True:
+            flight, leads = self._flights.join(key, lambda: self._fill(skill, key, adapter, fetch))
             try:
-                result = adapter.validate_json(cached)
+                result = cast(R, await self._flights.wait(flight))
+            except Exception as error:
+                if leads or shared_error(error):
+                    if not leads:
+                        self._count("shared")
+                    raise
+                log.debug("%s: the shared fetch was refused its token; fetching anew", skill)
+                continue
+            if not leads:
+                self._count("shared")
+            return result
+
+    async def _fill(
+        self, skill: str, key: str, adapter: TypeAdapter[R], fetch: Callable[[], Awaitable[R]]
+    ) -> R:
+        """The one lookup a flight makes; it counts its own outcome (its leader's)."""
+
+        async def read() -> R | None:
+            cached = await self._cache.get(key)
+            if cached is None:
+                return None
+            try:
+                return adapter.validate_json(cached)
             except ValueError:
                 log.warning("dropping an unreadable cache entry for %s", skill)
-            else:
-                self._count(hit=True)
-                return result
-        self._count(hit=False)
-        result = await fetch()
-        await self._cache.set(key, adapter.dump_json(result).decode(), ttl=TTL[skill])
+                return None
+
+        async def fetch_and_store() -> R:
+            self._count("miss")
+            result = await fetch()
+            await self._cache.set(key, adapter.dump_json(result).decode(), ttl=TTL[skill])
+            return result
+
+        result, source = await fill(
+            self._cache, key, read=read, fetch=fetch_and_store, timing=self._timing
+        )
+        if source != "miss":
+            self._count(source)
         return result
 
-    def _count(self, *, hit: bool) -> None:
-        if hit:
-            self.hits += 1
-        else:
-            self.misses += 1
+    def _count(self, result: Source) -> None:
+        self.counts[result] += 1
         if self._metrics is not None:
-            self._metrics.cache_lookup(hit=hit)
+            self._metrics.cache_lookup(result)

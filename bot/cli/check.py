@@ -1,8 +1,9 @@
-"""`python -m bot check`: is this deployment ready to run? One line per check, ok or failed.
+"""`python -m bot check`: is this deployment ready to run? One line per check: ok, warning
+(worth a look, but the bot can run) or failed.
 
 It changes nothing: the database is read (revision, stored tokens), never migrated; a SQLite
 file that does not exist yet is not created; Magisterium gets one ``tasks/get``, which spends
-no quota; Discord is never contacted.
+no quota, and one unauthenticated GET of its public Agent Card; Discord is never contacted.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import asyncio
 from collections.abc import Callable, Iterable
 
+from bot.cli.check_agent_card import agent_card
 from bot.cli.check_probes import Outcome, magisterium, storage
 from bot.cli.common import CLIError, load_settings
 from bot.cli.quiet_logs import logs_to_stderr
@@ -26,7 +28,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Checks, without changing anything: the settings load; the database "
         "(DATABASE_URL) is reachable, and at which migration revision; TOKEN_ENCRYPTION_KEY "
         "parses and decrypts the stored tokens; Magisterium (MAGISTERIUM_API_URL) answers and "
-        "accepts MAGISTERIUM_TOKEN; DISCORD_TOKEN is set. Exit status 1 when any check failed.",
+        "accepts MAGISTERIUM_TOKEN; its Agent Card lists every skill the bot uses; DISCORD_TOKEN "
+        "is set. Exit status 1 when any check failed (a warning does not fail).",
     )
     parser.set_defaults(handler=check)
 
@@ -62,6 +65,11 @@ async def _run_checks(settings: Settings, report: Callable[[str, Outcome], None]
     except Exception as error:
         upstream = _crashed(error)
     report("magisterium", upstream)
+    try:
+        card = await agent_card(settings.magisterium_api_url)
+    except Exception as error:
+        card = _crashed(error)
+    report("agent card", card)
     report("discord token", _discord_token(settings))
 
 

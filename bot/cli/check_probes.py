@@ -32,7 +32,8 @@ UPSTREAM_DEADLINE = 10.0
 MIGRATE = "`python -m bot migrate` (or `run`, which migrates on start)"
 NO_TOKEN = "only people who link their own account can ask"  # noqa: S105 - not a secret
 
-Status = Literal["ok", "failed", "skipped"]
+# warning: worth the operator's attention, but the bot can run (check still exits 0).
+Status = Literal["ok", "warning", "failed", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ class Outcome:
     @classmethod
     def ok(cls, detail: str = "") -> Outcome:
         return cls("ok", detail)
+
+    @classmethod
+    def warning(cls, detail: str) -> Outcome:
+        return cls("warning", detail)
 
     @classmethod
     def failed(cls, detail: str) -> Outcome:
@@ -144,7 +149,7 @@ async def magisterium(settings: Settings) -> Outcome:
     """One ``tasks/get`` for a task that does not exist: "Task not found" means the endpoint
     answered and accepted the token, and it costs no quota."""
     url = settings.magisterium_api_url
-    host = _host(url)
+    host = display_host(url)
     secret = settings.magisterium_token
     token = secret.get_secret_value().strip() if secret is not None else ""
     async with new_http_client(max_connections=1) as http:
@@ -178,7 +183,7 @@ async def magisterium(settings: Settings) -> Outcome:
     return Outcome.ok(f"{host} accepted MAGISTERIUM_TOKEN")
 
 
-def _host(url: str) -> str:
+def display_host(url: str) -> str:
     """Host and port only: a URL could carry credentials."""
     try:
         parts = urlsplit(url)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
 from typing import Literal
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
@@ -31,15 +34,24 @@ class Metrics:
         )
         self.upstream_seconds = Histogram(
             f"{PREFIX}upstream_request_seconds",
-            "Time of each call to Magisterium, by skill (retries included).",
+            "Time of each request to Magisterium (one attempt, as the limiter admitted it), "
+            "by skill.",
             ["skill"],
             buckets=UPSTREAM_BUCKETS,
             registry=self.registry,
         )
         self.upstream_errors = Counter(
             f"{PREFIX}upstream_errors",
-            "Failed calls to Magisterium, by skill and code (JSON-RPC code, HTTP status or kind).",
+            "Failed calls to Magisterium (after any retries), by skill and code (JSON-RPC "
+            "code, HTTP status or kind).",
             ["skill", "code"],
+            registry=self.registry,
+        )
+        self.upstream_retries = Counter(
+            f"{PREFIX}upstream_retries",
+            "Attempts repeated after a failure, by skill and reason (the failed attempt's "
+            "code, HTTP status or kind).",
+            ["skill", "reason"],
             registry=self.registry,
         )
         self.limiter_wait = Histogram(
@@ -50,7 +62,7 @@ class Metrics:
         )
         self.cache_requests = Counter(
             f"{PREFIX}cache_requests",
-            "Lookups of public content in the cache, by result (hit, miss).",
+            "Lookups of public content in the cache, by result (hit, miss, shared).",
             ["result"],
             registry=self.registry,
         )
@@ -64,16 +76,27 @@ class Metrics:
     def command_finished(self, command: str, outcome: Outcome) -> None:
         self.commands.labels(command=command, outcome=outcome).inc()
 
-    def upstream_call(self, skill: str, seconds: float, error: BaseException | None) -> None:
-        self.upstream_seconds.labels(skill=skill).observe(seconds)
-        if error is not None:
-            self.upstream_errors.labels(skill=skill, code=upstream_error_code(error)).inc()
+    @contextlib.contextmanager
+    def timed_attempt(self, skill: str) -> Iterator[None]:
+        """Times one request to Magisterium (one attempt of a call)."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.upstream_seconds.labels(skill=skill).observe(time.perf_counter() - started)
+
+    def upstream_failed(self, skill: str, error: BaseException) -> None:
+        """A call failed for good (its last attempt's error, or a state like ``rejected``)."""
+        self.upstream_errors.labels(skill=skill, code=upstream_error_code(error)).inc()
+
+    def upstream_retried(self, skill: str, error: BaseException) -> None:
+        self.upstream_retries.labels(skill=skill, reason=upstream_error_code(error)).inc()
 
     def limiter_waited(self, seconds: float) -> None:
         self.limiter_wait.observe(seconds)
 
-    def cache_lookup(self, *, hit: bool) -> None:
-        self.cache_requests.labels(result="hit" if hit else "miss").inc()
+    def cache_lookup(self, result: Literal["hit", "miss", "shared"]) -> None:
+        self.cache_requests.labels(result=result).inc()
 
     def daily_tick(self, *, sent: int, failed: int) -> None:
         if sent:
