@@ -8,7 +8,12 @@ import pytest
 
 from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
 
-pytest_plugins = ("tests.harness.fixtures", "tests.conftest_db", "tests.log_guard")
+pytest_plugins = (
+    "tests.harness.fixtures",
+    "tests.conftest_db",
+    "tests.log_guard",
+    "tests.conformance",
+)
 
 
 @pytest.fixture

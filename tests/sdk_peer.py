@@ -1,18 +1,20 @@
-"""a2a-sdk 1.3.0 run as a real A2A server that answers like Magisterium's ``catholic_qa``.
+"""a2a-sdk 1.3.0 run as a real A2A server that answers like Magisterium.
 
 Nobody on this project wrote the server side: the SDK's own JSON-RPC dispatcher, request
 handler and task store answer, with its v0.3 compatibility layer switched on so that
 ``message/send``, ``tasks/get`` and parts with ``kind`` are understood. Only the agent logic
-(:class:`CatholicQAExecutor`) is ours.
+is ours: :class:`CatholicQAExecutor` (one fixed catholic_qa answer, what the benchmark serves)
+and ``tests.sdk_skills.MagisteriumExecutor`` (all ten skills, with the fake's content).
 
-Used by ``tests/test_a2a_sdk_interop.py`` in-process (``httpx.ASGITransport``) and by
-``bench/a2a_client.py`` over loopback TCP (:func:`running_sdk_server`, uvicorn).
+Used by the interop tests and ``bench/a2a_client.py`` over loopback TCP
+(:func:`running_sdk_server`, uvicorn), or in-process through :func:`build_app`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -33,6 +35,8 @@ from a2a.types.a2a_pb2 import (
 from a2a.utils.errors import TaskNotCancelableError
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
+
+from bot.fake_server.skills import SKILLS
 
 ARTIFACT_NAME = "catholic_qa_response"
 DEFAULT_ANSWER = "Grace is the free and undeserved help that God gives us [1]."
@@ -58,27 +62,10 @@ class SeenRequest:
 
 
 @dataclass
-class CatholicQAExecutor(AgentExecutor):
-    """Answers every message like Magisterium's catholic_qa: one artifact, then completed.
+class RecordingExecutor(AgentExecutor):
+    """An executor that records what each ``message/send`` brought and refuses to cancel."""
 
-    The SDK needs a Task enqueued before any artifact or status event, so ``execute`` starts
-    with ``new_task_from_user_message``.
-    """
-
-    answer: str = DEFAULT_ANSWER
-    citations: list[dict[str, Any]] = field(default_factory=lambda: list(DEFAULT_CITATIONS))
-    related_questions: list[str] = field(default_factory=lambda: list(DEFAULT_RELATED))
     seen: list[SeenRequest] = field(default_factory=list)
-
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        updater = await self.start_task(context, event_queue)
-        parts = [new_text_part(self.answer)]
-        if self.citations:
-            parts.append(new_data_part({"citations": self.citations}))
-        if self.related_questions:
-            parts.append(new_data_part({"related_questions": self.related_questions}))
-        await updater.add_artifact(parts, name=ARTIFACT_NAME)
-        await updater.complete()
 
     async def start_task(self, context: RequestContext, event_queue: EventQueue) -> TaskUpdater:
         """Record what arrived, enqueue the Task (the SDK needs it first), return its updater."""
@@ -103,6 +90,25 @@ class CatholicQAExecutor(AgentExecutor):
         raise TaskNotCancelableError
 
 
+@dataclass
+class CatholicQAExecutor(RecordingExecutor):
+    """Answers every message like Magisterium's catholic_qa: one artifact, then completed."""
+
+    answer: str = DEFAULT_ANSWER
+    citations: list[dict[str, Any]] = field(default_factory=lambda: list(DEFAULT_CITATIONS))
+    related_questions: list[str] = field(default_factory=lambda: list(DEFAULT_RELATED))
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        updater = await self.start_task(context, event_queue)
+        parts = [new_text_part(self.answer)]
+        if self.citations:
+            parts.append(new_data_part({"citations": self.citations}))
+        if self.related_questions:
+            parts.append(new_data_part({"related_questions": self.related_questions}))
+        await updater.add_artifact(parts, name=ARTIFACT_NAME)
+        await updater.complete()
+
+
 def agent_card(url: str, *, protocol_version: str = "0.3") -> AgentCard:
     """A card announcing one JSON-RPC interface at ``url`` speaking ``protocol_version``.
 
@@ -111,7 +117,7 @@ def agent_card(url: str, *, protocol_version: str = "0.3") -> AgentCard:
     """
     return AgentCard(
         name="Magisterium AI (a2a-sdk peer)",
-        description="a2a-sdk server answering like Magisterium's catholic_qa",
+        description="a2a-sdk server answering like Magisterium",
         version="1.0.0",
         supported_interfaces=[
             AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version=protocol_version)
@@ -120,12 +126,8 @@ def agent_card(url: str, *, protocol_version: str = "0.3") -> AgentCard:
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
         skills=[
-            AgentSkill(
-                id="catholic_qa",
-                name="Catholic Q&A",
-                description="Answers questions on Catholic teaching with citations",
-                tags=["catholic", "qa"],
-            )
+            AgentSkill(id=skill.id, name=skill.name, description=skill.description, tags=[skill.id])
+            for skill in SKILLS.values()
         ],
     )
 
@@ -143,12 +145,12 @@ def build_app(executor: AgentExecutor, *, url: str = "http://sdk-peer/") -> Star
 @dataclass(frozen=True)
 class RunningServer:
     url: str
-    executor: CatholicQAExecutor
+    executor: RecordingExecutor
 
 
 @contextlib.asynccontextmanager
 async def running_sdk_server(
-    executor: CatholicQAExecutor | None = None, *, host: str = "127.0.0.1", port: int = 0
+    executor: RecordingExecutor | None = None, *, host: str = "127.0.0.1", port: int = 0
 ) -> AsyncIterator[RunningServer]:
     """Serve :func:`build_app` with uvicorn on a real TCP socket (port 0: any free port)."""
     import uvicorn
@@ -170,6 +172,11 @@ async def running_sdk_server(
         backlog=2048,
     )
     server = uvicorn.Server(config)
+    # The SDK logs each call's headers at DEBUG, bearer token included: a real server's logs,
+    # not the bot's, so they stay out of the run's log guard (tests/log_guard.py).
+    sdk_logger = logging.getLogger("a2a")
+    sdk_level = sdk_logger.level
+    sdk_logger.setLevel(max(sdk_level, logging.INFO))
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         while not server.started:
@@ -182,3 +189,4 @@ async def running_sdk_server(
         server.should_exit = True
         await serving
         sock.close()
+        sdk_logger.setLevel(sdk_level)

@@ -2,8 +2,9 @@
 
 The SDK speaks A2A 1.0 natively; with ``enable_v0_3_compat=True`` its JSON-RPC endpoint also
 accepts the v0.3 shapes Magisterium uses (``message/send``, ``tasks/get``, parts with
-``kind``). The server runs in-process under ``httpx.ASGITransport``; only the agent logic
-(``tests/sdk_peer.py``) is ours.
+``kind``). It listens on loopback TCP (uvicorn) and the client is the production one: the
+``A2AClient`` of ``bot.composition`` on ``new_http_client`` (aiohttp's pool). Only the agent
+logic is ours (``tests/sdk_peer.py``, ``tests/sdk_skills.py``).
 
 Observed SDK error codes (v0.3 compat path, all with HTTP 200), which follow the A2A spec
 rather than Magisterium's table:
@@ -35,37 +36,38 @@ from tests.sdk_peer import (
     DEFAULT_CITATIONS,
     DEFAULT_RELATED,
     CatholicQAExecutor,
-    build_app,
+    RecordingExecutor,
+    running_sdk_server,
 )
+from tests.sdk_skills import production_client
 
-URL = "http://sdk-peer/"
 TOKEN = "user-token"
 QUESTION = "What is grace?"
 
 
 @dataclass
 class Peer:
+    url: str
     http: httpx.AsyncClient
     client: A2AClient
     skills: MagisteriumSkills
-    executor: CatholicQAExecutor
+    executor: RecordingExecutor
     clock: FakeClock
     requests: list[httpx.Request]
 
 
 @contextlib.asynccontextmanager
-async def open_peer(executor: CatholicQAExecutor) -> AsyncIterator[Peer]:
-    """An SDK server around ``executor``, and our client wired to it in-process."""
+async def open_peer(executor: RecordingExecutor) -> AsyncIterator[Peer]:
+    """An SDK server around ``executor`` on loopback TCP, and our client wired to it."""
     requests: list[httpx.Request] = []
 
     async def record(request: httpx.Request) -> None:
         requests.append(request)
 
-    transport = httpx.ASGITransport(app=build_app(executor, url=URL))
-    async with httpx.AsyncClient(transport=transport, event_hooks={"request": [record]}) as http:
-        clock = FakeClock()  # retries (if any) sleep on it, never for real
-        client = A2AClient(http, URL, clock=clock)
-        yield Peer(http, client, MagisteriumSkills(client), executor, clock, requests)
+    async with running_sdk_server(executor) as server, production_client(server.url) as opened:
+        http, client, clock = opened
+        http.event_hooks["request"].append(record)
+        yield Peer(server.url, http, client, MagisteriumSkills(client), executor, clock, requests)
 
 
 @pytest.fixture
@@ -74,10 +76,10 @@ async def peer() -> AsyncIterator[Peer]:
         yield opened
 
 
-async def _raw_rpc(http: httpx.AsyncClient, method: str, params: dict[str, Any]) -> httpx.Response:
+async def _raw_rpc(peer: Peer, method: str, params: dict[str, Any]) -> httpx.Response:
     """One JSON-RPC call without our client, to see exactly what the SDK answers."""
     body = {"jsonrpc": "2.0", "id": 99, "method": method, "params": params}
-    return await http.post(URL, json=body, headers={"Authorization": f"Bearer {TOKEN}"})
+    return await peer.http.post(peer.url, json=body, headers={"Authorization": f"Bearer {TOKEN}"})
 
 
 # --- message/send ------------------------------------------------------------------------------
@@ -168,7 +170,7 @@ async def test_tasks_get_returns_the_same_task_as_message_send(peer: Peer) -> No
 
 async def test_tasks_get_of_an_unknown_id_is_task_not_found(peer: Peer) -> None:
     # What the SDK actually sends: the A2A spec's TaskNotFoundError, code -32001, HTTP 200.
-    raw = await _raw_rpc(peer.http, "tasks/get", {"id": "no-such-task"})
+    raw = await _raw_rpc(peer, "tasks/get", {"id": "no-such-task"})
     assert raw.status_code == 200
     sdk_error = raw.json()["error"]
     assert sdk_error["code"] == -32001
@@ -242,7 +244,7 @@ async def test_sdk_cancel_code_is_read_with_magisteriums_meaning(peer: Peer) -> 
     task = await peer.client.send_message(
         TOKEN, Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
     )
-    raw = await _raw_rpc(peer.http, "tasks/cancel", {"id": task.id})
+    raw = await _raw_rpc(peer, "tasks/cancel", {"id": task.id})
     sdk_error = raw.json()["error"]
     assert sdk_error["code"] == -32002
     assert sdk_error["message"] == "Task cannot be canceled"

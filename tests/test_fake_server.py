@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a.compat.v0_3 import types as v03
 
 from bot.__main__ import build_parser
 from bot.fake_server import FakeMagisterium, Fault, running_fake_server
@@ -32,6 +33,7 @@ async def api() -> AsyncIterator[Api]:
 DELETE = object()
 
 
+@pytest.mark.a2a_malformed_requests  # posts bad requests on purpose (tests/conformance.py)
 @pytest.mark.parametrize(
     ("path", "value", "code"),
     [
@@ -64,6 +66,7 @@ async def test_jsonrpc_errors(api: Api, path: str, value: Any, code: int) -> Non
     assert api.fake.requests[-1].error_code == code
 
 
+@pytest.mark.a2a_malformed_requests  # posts bad requests on purpose (tests/conformance.py)
 async def test_parse_error_has_null_id(api: Api) -> None:
     response = await api.post(b"{not json")
     assert response.status_code == 200
@@ -132,6 +135,7 @@ async def test_expensive_pool_and_uncounted_methods(api: Api) -> None:
     assert (await api.post(send())).status_code == 200
 
 
+@pytest.mark.a2a_malformed_requests  # posts bad requests on purpose (tests/conformance.py)
 async def test_tasks_get_and_cancel(api: Api) -> None:
     task = await api.result(send())
     assert await api.result(task_call("tasks/get", task["id"])) == task
@@ -184,6 +188,10 @@ FAULT_REPLIES: list[tuple[Fault, dict[str, Any], int, int | str]] = [
     (Fault.HTTP_404, {}, 404, "text/plain"),
     (Fault.GARBAGE_BODY, {}, 200, "application/json"),
     (Fault.TRUNCATED_JSON, {}, 200, "application/json"),
+    (Fault.HTML_403, {}, 403, "text/html"),
+    (Fault.STOCK_A2A_CODE, {}, 200, -32004),
+    (Fault.STOCK_A2A_CODE, {"code": -32003}, 200, -32003),
+    (Fault.RATE_LIMITED_NO_WAIT, {}, 429, -32003),
 ]
 
 
@@ -204,6 +212,14 @@ async def test_reply_faults(
     if kind is Fault.RATE_LIMITED:
         assert response.json()["error"]["data"] == {"retryAfter": 7}
         assert response.headers.get("Retry-After") == ("7" if params.get("header") else None)
+    if kind is Fault.RATE_LIMITED_NO_WAIT:
+        assert "data" not in response.json()["error"] and "Retry-After" not in response.headers
+    if kind is Fault.STOCK_A2A_CODE:  # a2a-sdk's own wording of the stock A2A error
+        stock = {
+            -32004: v03.UnsupportedOperationError(),
+            -32003: v03.PushNotificationNotSupportedError(),
+        }
+        assert response.json()["error"]["message"] == stock[int(expected)].message
     assert (await api.post(send())).status_code == 200  # consumed after one use
 
 

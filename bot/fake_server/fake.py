@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
-from bot.fake_server import rpc
+from bot.fake_server import observe, rpc
 from bot.fake_server.accounts import Accounts, bearer_token
 from bot.fake_server.exchange import Exchange
 from bot.fake_server.faults import Fault, FaultBook
@@ -83,7 +83,10 @@ class FakeMagisterium:
 
     def handle(self, body: bytes, authorization: str | None) -> Reply:
         """Answer one A2A POST given its raw body and Authorization header."""
-        return Exchange(self, body, bearer_token(authorization)).run()
+        exchange = Exchange(self, body, bearer_token(authorization))
+        reply = exchange.run()
+        observe.notify(body, reply, exchange.applied)
+        return reply
 
     def _windows(self, skill: str) -> list[SlidingWindow]:
         return [self._basic, self._expensive] if skill in EXPENSIVE_SKILLS else [self._basic]
