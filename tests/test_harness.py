@@ -592,3 +592,16 @@ async def test_harness_teardown_closes_the_bot(harness_bot: MagisteriumBot) -> N
 async def test_followup_payloads_keep_allowed_mentions_none(h: Harness) -> None:
     result = await h.slash("probe-defer")
     assert result.allowed_mentions_all == [{"parse": []}]
+
+
+def test_snowflakes_stay_unique_ordered_and_64_bit_past_4096_ids() -> None:
+    """dpytest's own generator outgrew 64 bits after 4,096 ids in one process, and every
+    SQLite write of a user id then failed; the harness's replaces it for dpytest too."""
+    from discord.ext.test import factories
+
+    from tests.harness.wire import snowflake
+
+    ids = [snowflake() if n % 2 else factories.make_id() for n in range(10_000)]
+    assert len(set(ids)) == len(ids)
+    assert ids == sorted(ids)
+    assert max(ids) < 2**63

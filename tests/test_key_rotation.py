@@ -3,7 +3,7 @@ its purpose; a secret no configured key decrypts gives a clear page, never a bar
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -28,9 +28,13 @@ from bot.oauth.metadata import MetadataSource, ServerMetadata
 from bot.oauth.states import StateStore
 from bot.storage import Base, Database
 from bot.storage.models import OAuthClientRow
-from tests.conftest_db import closed_port
+from tests import sign_in_support
 from tests.harness import Harness
-from tests.oauth_server import OAuthTestServer, running_oauth_server
+from tests.oauth_server import running_oauth_server
+
+oauth_server = sign_in_support.oauth_server
+sign_in_settings = sign_in_support.sign_in_settings
+harness_overrides = sign_in_support.harness_overrides
 
 USER = 4242
 CONFIG = OAuthConfig(public_base_url="http://127.0.0.1:8080", issuer="http://127.0.0.1:1")
@@ -218,24 +222,6 @@ async def test_an_undecryptable_client_secret_drops_the_registration_and_registe
         async with database.session() as session:
             ids = (await session.execute(sa.select(OAuthClientRow.client_id))).scalars().all()
         assert ids == [client.client_id]
-
-
-@pytest.fixture
-async def oauth_server() -> AsyncIterator[OAuthTestServer]:
-    async with running_oauth_server() as server:
-        server.auto_consent = "allow"
-        yield server
-
-
-@pytest.fixture
-def harness_overrides(oauth_server: OAuthTestServer) -> dict[str, Any]:
-    port = closed_port()
-    return {
-        "web_host": "127.0.0.1",
-        "web_port": port,
-        "public_base_url": f"http://127.0.0.1:{port}",
-        "oauth_issuer": oauth_server.issuer,
-    }
 
 
 async def test_a_sign_in_whose_verifier_no_key_decrypts_shows_the_unavailable_page(

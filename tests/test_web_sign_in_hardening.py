@@ -9,7 +9,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -23,10 +23,13 @@ from bot.app import create_bot
 from bot.fake_server import RunningFakeServer
 from bot.observability import configure_logging
 from bot.web.headers import HSTS, SERVER
+from tests import sign_in_support
 from tests.conftest_db import closed_port
 from tests.harness import Harness
 from tests.harness.fixtures import harness_settings
-from tests.oauth_server import OAuthTestServer, running_oauth_server
+from tests.oauth_server import OAuthTestServer
+
+oauth_server = sign_in_support.oauth_server
 
 FLOOD = 25
 LINK_STYLE = 5
@@ -34,13 +37,6 @@ LINK_STYLE = 5
 SAME_SITE_FORM = {"Sec-Fetch-Site": "same-origin"}
 FORGED = "x\r\nCRITICAL bot: FORGED\u2028\x1b[2J"
 TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ [\w.]+: ")
-
-
-@pytest.fixture
-async def oauth_server() -> AsyncIterator[OAuthTestServer]:
-    async with running_oauth_server() as server:
-        server.auto_consent = "allow"
-        yield server
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ Pure functions: no state, no discord.py internals beyond reading public attribut
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,9 +57,33 @@ USER_INSTALL_PERMISSIONS = discord.Permissions(
 _tokens = itertools.count(1)
 
 
+_DISCORD_EPOCH_MS = 1420070400000
+_INCREMENT_LIMIT = 1 << 12
+_WORKER = 1 << 17  # worker 1, process 0, as dpytest makes them
+_last = [0, -1]  # the millisecond and the increment of the latest id
+
+
 def snowflake() -> int:
-    """A fresh, time-ordered snowflake (dpytest's generator, shared so ids never collide)."""
-    return factories.make_id()
+    """A fresh, time-ordered snowflake as Discord makes them: milliseconds since its epoch,
+    worker and process, and a 12-bit increment. Past 4,096 ids in one millisecond the next
+    millisecond is borrowed, so ids never collide and never outgrow 64 bits.
+
+    dpytest's own generator lets its increment run past 12 bits, so after 4,096 ids in one
+    process its ids overflow a 64-bit integer (and every database column of one); it is
+    replaced by this one below, so dpytest's objects and the harness's share one sequence."""
+    now = int(time.time() * 1000) - _DISCORD_EPOCH_MS
+    millisecond, increment = _last
+    if now > millisecond:
+        millisecond, increment = now, 0
+    else:
+        increment += 1
+        if increment == _INCREMENT_LIMIT:
+            millisecond, increment = millisecond + 1, 0
+    _last[:] = [millisecond, increment]
+    return (millisecond << 22) | _WORKER | increment
+
+
+factories.make_id = snowflake
 
 
 def new_token() -> str:
