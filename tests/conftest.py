@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -32,3 +33,15 @@ async def fake_server(fake: FakeMagisterium) -> AsyncIterator[RunningFakeServer]
     """The fake Magisterium on a real loopback port."""
     async with running_fake_server(fake) as server:
         yield server
+
+
+@pytest.fixture
+def root_logging() -> Iterator[logging.Logger]:
+    """The root logger, its handlers and level put back after the test."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield root
+    for handler in root.handlers:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)

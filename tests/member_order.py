@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.fake_server import FakeMagisterium, RunningFakeServer
-from bot.fake_server.app import make_app
+from tests.held_upstream import running_fake_server_with
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -88,14 +88,5 @@ async def running_shuffling_fake_server(
     fake: FakeMagisterium, shuffler: MemberShuffler
 ) -> AsyncIterator[RunningFakeServer]:
     """``fake`` on a loopback port, every JSON reply passed through ``shuffler``."""
-    app = make_app(fake)
-    app.middlewares.append(_middleware(shuffler))
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
-    await runner.setup()
-    try:
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        host, port = runner.addresses[0][:2]
-        yield RunningFakeServer(fake, host, port)
-    finally:
-        await runner.cleanup()
+    async with running_fake_server_with(fake, _middleware(shuffler)) as server:
+        yield server

@@ -10,7 +10,6 @@ import io
 import json
 import logging
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,18 +114,6 @@ def test_secrets_registered_at_startup_are_redacted(tmp_path: Path) -> None:
             line = formatter().format(record("sent %r", {"token": secret}))
             assert secret not in line, fmt
             assert REDACTED in line
-
-
-@pytest.fixture
-def root_logging() -> Iterator[logging.Logger]:
-    """The root logger, its handlers and level put back after the test."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield root
-    for handler in root.handlers:
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

@@ -118,17 +118,6 @@ async def test_a_flood_of_sign_in_requests_gets_429_before_any_database_work(
             assert page.status == 200
 
 
-@pytest.fixture
-def root_logging() -> Iterator[logging.Logger]:
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield root
-    for handler in root.handlers:
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
-
-
 @pytest.mark.parametrize("fmt", ["text", "json"])
 async def test_a_forged_newline_in_the_callback_stays_inside_one_log_line(
     make_bot: Any, root_logging: logging.Logger, fmt: str

@@ -22,10 +22,8 @@ from bot.a2a.models import Artifact, Message, Task, TaskStatus
 COMPLETED = "completed"
 # Ends the task without an answer, each with its own exception.
 _ENDED: dict[str, type[errors.TaskNotCompleted]] = {
-    "failed": errors.TaskFailed,
-    "rejected": errors.TaskRejected,
-    "input-required": errors.InputRequired,
-    "canceled": errors.TaskCanceled,
+    kind.state: kind
+    for kind in (errors.TaskFailed, errors.TaskRejected, errors.InputRequired, errors.TaskCanceled)
 }
 AUTH_REQUIRED = "auth-required"
 NOT_PENDING = frozenset({COMPLETED, AUTH_REQUIRED, *_ENDED})
