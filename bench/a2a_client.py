@@ -12,11 +12,11 @@ and then N calls with C in flight; the table shows the median over rounds. A thi
 both clients stand on.
 
 Server (``--server``):
-  fake  our fake Magisterium (``bot.fake_server``), rate limits off: a plain v0.3 server.
-  sdk   a2a-sdk's own server with ``enable_v0_3_compat=True`` (``tests/sdk_peer.py``),
+  fake  our fake Magisterium (``devtools.fake_magisterium``), rate limits off: a plain v0.3 server.
+  sdk   a2a-sdk's own server with ``enable_v0_3_compat=True`` (``devtools/sdk_peer.py``),
         served by uvicorn.
-  auto  (default) ``fake`` when ``bot.fake_server`` provides ``running_fake_server`` and the
-        SDK client gets a completed task from it, ``sdk`` otherwise; the output says which.
+  auto  (default) ``fake`` when ``devtools.fake_magisterium`` provides ``running_fake_server``
+        and the SDK client gets a completed task from it, ``sdk`` otherwise; the output says which.
 
 The SDK client speaks v0.3 through ``CompatJsonRpcTransport``, which its ``ClientFactory``
 picks when the agent card's JSONRPC interface declares ``protocol_version="0.3"``.
@@ -53,11 +53,11 @@ Call = Callable[[], Awaitable[str]]
 
 
 def fake_server_available() -> str | None:
-    """None when bot.fake_server can be served, else why not."""
+    """None when devtools.fake_magisterium can be served, else why not."""
     try:
-        from bot.fake_server import FakeMagisterium, running_fake_server  # noqa: F401
+        from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: F401
     except ImportError as exc:
-        return f"bot.fake_server is not usable yet ({exc})"
+        return f"devtools.fake_magisterium is not usable yet ({exc})"
     return None
 
 
@@ -66,7 +66,7 @@ async def _serve(kind: str) -> None:
     stack = contextlib.AsyncExitStack()
     async with stack:
         if kind == "fake":
-            from bot.fake_server import FakeMagisterium, running_fake_server
+            from devtools.fake_magisterium import FakeMagisterium, running_fake_server
 
             try:
                 fake = FakeMagisterium(rate_limits_enabled=False)
@@ -77,7 +77,7 @@ async def _serve(kind: str) -> None:
                 running_fake_server(fake, host="127.0.0.1", port=0)
             )
         else:
-            from tests.sdk_peer import running_sdk_server
+            from devtools.sdk_peer import running_sdk_server
 
             server = await stack.enter_async_context(running_sdk_server(host="127.0.0.1"))
         print(server.url, flush=True)
@@ -144,7 +144,7 @@ async def sdk(url: str, concurrency: int) -> AsyncIterator[Call]:
     from a2a.client import ClientCallContext, ClientConfig, ClientFactory
     from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest, TaskState
 
-    from tests.sdk_peer import agent_card
+    from devtools.sdk_peer import agent_card
 
     async with httpx.AsyncClient(limits=_limits(concurrency)) as http:
         config = ClientConfig(httpx_client=http, streaming=False)
@@ -308,7 +308,7 @@ def choose_server(requested: str) -> tuple[str, str]:
         return requested, f"--server {requested}"
     why_not = fake_server_available()
     if why_not is None:
-        return "fake", "auto: bot.fake_server available"
+        return "fake", "auto: devtools.fake_magisterium available"
     return "sdk", f"auto: {why_not}"
 
 
@@ -347,7 +347,8 @@ def main() -> None:
         from importlib.metadata import version
 
         servers = {
-            "fake": "fake Magisterium (bot.fake_server), plain v0.3 JSON-RPC, rate limits off",
+            "fake": "fake Magisterium (devtools.fake_magisterium), plain v0.3 JSON-RPC, "
+            "rate limits off",
             "sdk": f"a2a-sdk {version('a2a-sdk')} server, v0.3 compat on, uvicorn",
         }
         print(f"server:  {servers[kind]}  [{why}]")

@@ -7,11 +7,12 @@ Run by hand from the repository root (offline; about three minutes with the defa
         [--no-upstream-rate-limits] [--profile cprofile|pyinstrument]
 
 The bot is ``create_bot(harness_settings(...))`` on SQLite in a temporary directory, started by
-the offline harness (``tests.harness.Harness``: real INTERACTION_CREATE payloads through
+the offline harness (``devtools.discord.Harness``: real INTERACTION_CREATE payloads through
 discord.py's parser and the bot's real CommandTree, limiter, token registry and cache), against
-the fake Magisterium (``bot.fake_server``) on loopback TCP with a fixed latency per request and,
-by default, Magisterium's real per-token limits (15 requests/min, 2 catholic_qa/min) enforced:
-every upstream 429 is counted. Every person has their own linked token (``registry.link``).
+the fake Magisterium (``devtools.fake_magisterium``) on loopback TCP with a fixed latency per
+request and, by default, Magisterium's real per-token limits (15 requests/min, 2 catholic_qa/min)
+enforced: every upstream 429 is counted. Every person has their own linked token
+(``registry.link``).
 
 Scenarios, each run twice in the same process: through the bot's commands, and through the
 floor, a probe command the bench adds to the tree that only defers and answers "ok" (the cost
@@ -75,17 +76,17 @@ from discord.webhook.async_ import async_context  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
-from bot.error_reporting import GENERIC  # noqa: E402
-from bot.fake_server import FakeMagisterium, running_fake_server  # noqa: E402
-from bot.fake_server.agent_card import A2A_PATH  # noqa: E402
-from bot.fake_server.corpus import DOCUMENTS  # noqa: E402
+from bot.app.error_reporting import GENERIC  # noqa: E402
 from bot.render.look import ERROR  # noqa: E402
-from tests.harness import Harness, HarnessUser  # noqa: E402
-from tests.harness.fake_discord import FakeDiscord  # noqa: E402
-from tests.harness.fixtures import harness_settings  # noqa: E402
-from tests.harness.records import Session, StoredMessage  # noqa: E402
-from tests.harness.results import InteractionResult  # noqa: E402
-from tests.harness.wire import APPLICATION_COMMAND, JSON  # noqa: E402
+from devtools.discord import Harness, HarnessUser  # noqa: E402
+from devtools.discord.fake_discord import FakeDiscord  # noqa: E402
+from devtools.discord.fixtures import harness_settings  # noqa: E402
+from devtools.discord.records import Session, StoredMessage  # noqa: E402
+from devtools.discord.results import InteractionResult  # noqa: E402
+from devtools.discord.wire import APPLICATION_COMMAND, JSON  # noqa: E402
+from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
+from devtools.fake_magisterium.agent_card import A2A_PATH  # noqa: E402
+from devtools.fake_magisterium.corpus import DOCUMENTS  # noqa: E402
 
 FLOOR = "bench-floor"
 SKILL_COMMANDS = ("ask", "search", "document", "readings", "saints")
@@ -580,9 +581,9 @@ def status_delta(before: dict[str, Any], after: dict[str, Any]) -> Counter[str]:
 
 PACKAGES = (  # (label, path fragment), first match wins
     ("the bench (bench/bot_load.py)", "/bench/"),
-    ("tests/harness + dpytest (fake Discord)", "/tests/harness/"),
-    ("tests/harness + dpytest (fake Discord)", "/discord/ext/test/"),
-    ("fake Magisterium (bot/fake_server)", "/bot/fake_server/"),
+    ("devtools/discord + dpytest (fake Discord)", "/devtools/discord/"),
+    ("devtools/discord + dpytest (fake Discord)", "/discord/ext/test/"),
+    ("fake Magisterium (devtools/fake_magisterium)", "/devtools/fake_magisterium/"),
     ("the bot (bot/, cogs/)", "/bot/"),
     ("the bot (bot/, cogs/)", "/cogs/"),
     ("discord.py", "/discord/"),
@@ -907,7 +908,8 @@ def print_setup(args: argparse.Namespace, bot: MagisteriumBot, where: Upstream) 
         f"token and {settings.max_in_flight} overall; HTTP pool "
         f"{settings.upstream_max_connections}; every person has their own linked token"
     )
-    print("discord:   the harness's fake Discord (dpytest + tests/harness) answers every request")
+    print("discord:   the harness's fake Discord (dpytest + devtools/discord) answers every")
+    print("           request")
     print("           at once, in this process: Discord's latency and rate limits are not")
     print("           modelled; 'first response' is when discord.py hands the defer to it.")
     print("measured:  the bench, the harness, the fake Discord and the bot share one process and")

@@ -22,10 +22,10 @@ import time
 from bot.a2a.lookup_parse import parse_statistics
 from bot.a2a.lookups import DioceseStatistics
 from bot.a2a.models import Task
-from bot.fake_server.lookup_dioceses import DIOCESES
-from bot.fake_server.lookups import diocese_statistics_lookup
-from bot.fake_server.skills import Request
 from bot.render.charts import render_chart
+from devtools.fake_magisterium.lookup_dioceses import DIOCESES
+from devtools.fake_magisterium.lookups import diocese_statistics_lookup
+from devtools.fake_magisterium.skills import Request
 
 KOREAN = {"catholics": "신자", "priests": "사제", "parishes": "본당", "baptisms": "세례"}
 

@@ -6,7 +6,7 @@ Run by hand from the repository root (offline, some seconds):
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--breakdown]
 
 The bot is ``create_bot(settings)`` with the test harness's settings (operator token, no Redis,
-one process), started by the offline harness (``tests.harness.Harness``: dpytest underneath, a
+one process), started by the offline harness (``devtools.discord.Harness``: dpytest underneath, a
 fake Discord that answers every request at once), against the fake Magisterium on loopback TCP
 with a fixed latency per request and its rate limits off. The database is SQLite in a temporary
 directory, or, with ``--database-url``, a fresh PostgreSQL database created on that server for
@@ -61,11 +61,11 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
 from bot.daily import Feed  # noqa: E402
 from bot.daily.clock import local_date  # noqa: E402
-from bot.fake_server import FakeMagisterium, running_fake_server  # noqa: E402
 from cogs.daily.scheduler import TickReport  # noqa: E402
+from devtools.discord import Harness  # noqa: E402
+from devtools.discord.fixtures import harness_settings  # noqa: E402
+from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
 from tests.conftest_db import admin_execute  # noqa: E402
-from tests.harness import Harness  # noqa: E402
-from tests.harness.fixtures import harness_settings  # noqa: E402
 
 # The tick: 12:00 UTC on Monday 15 June 2026. Every zone but the last two is on 2026-06-15 then;
 # Auckland (00:00) and Kiritimati (02:00) are already on 2026-06-16.
@@ -170,8 +170,8 @@ PACKAGES = (  # (label, path fragment), first match wins
     ("sqlalchemy", "/sqlalchemy/"),
     ("asyncpg", "/asyncpg/"),
     ("aiosqlite, sqlite3", "sqlite"),
-    ("dpytest + tests/harness (fake Discord)", "/discord/ext/test/"),
-    ("dpytest + tests/harness (fake Discord)", "/tests/harness/"),
+    ("dpytest + devtools/discord (fake Discord)", "/discord/ext/test/"),
+    ("dpytest + devtools/discord (fake Discord)", "/devtools/discord/"),
     ("discord.py", "/discord/"),
     ("httpx, httpcore, aiohttp (fake upstream)", "/http"),
     ("httpx, httpcore, aiohttp (fake upstream)", "/aiohttp/"),

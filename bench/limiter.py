@@ -5,8 +5,9 @@ Run by hand from the repository root (offline, a few seconds):
     .venv/bin/python bench/limiter.py [--minutes 120] [--cycles 5] [--seed 7]
 
 One Magisterium token with R = 15 requests a minute. The upstream counts like the project's fake
-server (``bot.fake_server.ratelimit.SlidingWindow``: at most R hits in any 60 s, counted on
-arrival) and answers 429 beyond that; a request arrives 0.05-0.5 s after it is admitted and is
+server (``devtools.fake_magisterium.ratelimit.SlidingWindow``: at most R hits in any 60 s,
+counted on arrival) and answers 429 beyond that; a request arrives 0.05-0.5 s after it is
+admitted and is
 answered 0.5-3 s later. Everything runs on looptime's fast-forwarded loop clock.
 
 Two workloads, each run against every design:
@@ -38,8 +39,8 @@ from typing import Any, Protocol
 import looptime
 from aiolimiter import AsyncLimiter
 
-from bot.fake_server.ratelimit import SlidingWindow
 from bot.limits import Limiter, LimiterConfig, LocalBackend
+from devtools.fake_magisterium.ratelimit import SlidingWindow
 
 R = 15
 TOKEN = "bench-token"

@@ -8,7 +8,7 @@ Run by hand from the repository root (offline):
 The bot is ``create_bot(settings)`` with the test harness's settings and ``SOAK_SETTINGS``
 (limits far above the workload, a 64-entry public-content cache), started by the offline
 harness, against the fake Magisterium on loopback TCP (no latency, its rate limits off), SQLite
-in a temporary directory. The workload (``tests.harness.soak``): ``--users`` people with their
+in a temporary directory. The workload (``devtools.bench.soak``): ``--users`` people with their
 own linked tokens, ``--concurrency`` interactions at a time (asyncio.gather in batches) mixing
 the five skill commands, DM questions, "Ask Magisterium", page turns and day buttons on earlier
 answers and date autocomplete; each upstream request meets a random fault of the fault matrix
@@ -42,10 +42,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.app import create_bot  # noqa: E402
-from bot.fake_server import FakeMagisterium, running_fake_server  # noqa: E402
-from tests.harness import Harness  # noqa: E402
-from tests.harness.fixtures import harness_settings  # noqa: E402
-from tests.harness.soak import SOAK_SETTINGS, RoundReport, Soak, SoakConfig  # noqa: E402
+from devtools.bench.soak import SOAK_SETTINGS, RoundReport, Soak, SoakConfig  # noqa: E402
+from devtools.discord import Harness  # noqa: E402
+from devtools.discord.fixtures import harness_settings  # noqa: E402
+from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
 
 
 class CountRecords(logging.Handler):

@@ -7,14 +7,21 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from bot.cli import accounts_cli, bot_commands, check, console, i18n_cli
+from bot.cli import accounts_cli, bot_commands, check, i18n_cli
 from bot.cli.common import CLIError, fail, load_settings
-from bot.fake_server import cli as fake_server_cli
+from bot.cli.dev_commands import (
+    DEV_COMMANDS,
+    NOT_HERE,
+    add_dev_parsers,
+    requested_command,
+    wants_dev_commands,
+)
 from bot.observability import configure_logging, log_level, register_settings_secrets
 from bot.settings import Settings
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser; the development commands only if ``argv`` may need them (or is None)."""
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="Magisterium AI for Discord."
     )
@@ -22,11 +29,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bot_commands.add_parsers(commands)
     accounts_cli.add_parsers(commands)
-    fake_server_cli.add_parser(commands)
     check.add_parser(commands)
-    console.add_parser(commands)
     i18n_cli.add_parser(commands)
+    if wants_dev_commands(argv, tuple(commands.choices)):
+        add_dev_parsers(commands)
     return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return set(subparsers.choices)
 
 
 def setup_logging(verbose: bool) -> None:
@@ -50,7 +62,12 @@ def setup_logging(verbose: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
+    command = requested_command(argv)
+    if command in DEV_COMMANDS and command not in _commands(parser):
+        return fail(CLIError(NOT_HERE.format(command=command)))
+    args = parser.parse_args(argv)
     try:
         setup_logging(args.verbose)
     except ValueError as error:

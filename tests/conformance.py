@@ -1,8 +1,8 @@
 """Conformance of every test's A2A traffic, against a2a-sdk's v0.3 models (``tests/a2a_wire``).
 
 An autouse fixture watches every exchange of every fake Magisterium in the test (through
-``bot.fake_server.observe``) and fails the test at teardown, listing the violations, when a
-request the client sent or a response the fake meant as valid A2A breaks the reference.
+``devtools.fake_magisterium.observe``) and fails the test at teardown, listing the violations,
+when a request the client sent or a response the fake meant as valid A2A breaks the reference.
 
 Exempt:
 - replies a fault breaks on purpose (``observe.OFF_SPEC_FAULTS``: garbage, truncated JSON,
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.fake_server.observe import ObservedExchange, observing
+from devtools.fake_magisterium.observe import ObservedExchange, observing
 from tests.a2a_wire import request_violations, response_violations
 
 MALFORMED_REQUESTS = "a2a_malformed_requests"

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
 
 pytest_plugins = (
-    "tests.harness.fixtures",
+    "devtools.discord.fixtures",
     "tests.conftest_db",
     "tests.log_guard",
     "tests.conformance",

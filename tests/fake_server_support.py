@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from bot.fake_server import FakeMagisterium, RunningFakeServer, running_fake_server
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
 from tests.fakes import FakeClock
 
 TOKEN = "pro-token"

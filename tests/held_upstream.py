@@ -16,10 +16,10 @@ from aiohttp import web
 
 from bot.cache import RedisCache
 from bot.cache.public import PublicContentCache
-from bot.fake_server import FakeMagisterium, RunningFakeServer
-from bot.fake_server.agent_card import A2A_PATH
-from bot.fake_server.app import make_app
-from bot.fake_server.server import SHUTDOWN_TIMEOUT
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
+from devtools.fake_magisterium.agent_card import A2A_PATH
+from devtools.fake_magisterium.app import make_app
+from devtools.fake_magisterium.server import SHUTDOWN_TIMEOUT
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]

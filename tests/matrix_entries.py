@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from tests.harness import Harness, HarnessUser, InteractionResult, MessageExchange
-from tests.harness.wire import JSON
+from devtools.discord import Harness, HarnessUser, InteractionResult, MessageExchange
+from devtools.discord.wire import JSON
 
 # --- what the person saw --------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.fake_server import FakeMagisterium, RunningFakeServer
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
 from tests.held_upstream import running_fake_server_with
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

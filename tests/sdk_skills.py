@@ -1,8 +1,9 @@
 """All ten Magisterium skills answered by a2a-sdk's server, with the fake Magisterium's content.
 
 :class:`MagisteriumExecutor` hands each message's parts to the fake's own skill functions
-(``bot.fake_server.skills.SKILLS``), so what is said is the same as from the fake; the SDK's
-dispatcher, task store and serialisation answer. That serialisation is protobuf: data parts
+(``devtools.fake_magisterium.skills.SKILLS``), so what is said is the same as from the fake;
+the SDK's dispatcher, task store and serialisation answer. That serialisation is protobuf: data
+parts
 become ``google.protobuf.Struct`` values, so members come back in the SDK's order and every
 JSON integer comes back as a float (``1964`` → ``1964.0``).
 """
@@ -27,13 +28,13 @@ from google.protobuf.json_format import MessageToDict
 
 from bot.a2a import A2AClient
 from bot.a2a.http import new_http_client
-from bot.composition import CLIENT_RETRY
-from bot.fake_server import rpc
-from bot.fake_server.fake import utc_today
-from bot.fake_server.messages import DEFAULT_SKILL, data_of, text_of
-from bot.fake_server.skills import SKILLS, Request
+from bot.app.composition import CLIENT_RETRY
+from devtools.fake_magisterium import rpc
+from devtools.fake_magisterium.fake import utc_today
+from devtools.fake_magisterium.messages import DEFAULT_SKILL, data_of, text_of
+from devtools.fake_magisterium.skills import SKILLS, Request
+from devtools.sdk_peer import RecordingExecutor
 from tests.fakes import FakeClock
-from tests.sdk_peer import RecordingExecutor
 
 JsonDict = dict[str, Any]
 
@@ -117,7 +118,7 @@ class MagisteriumExecutor(RecordingExecutor):
 async def production_client(
     url: str,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, A2AClient, FakeClock]]:
-    """The bot's own HTTP client and A2AClient, built as ``bot.composition`` builds them, at
+    """The bot's own HTTP client and A2AClient, built as ``bot.app.composition`` builds them, at
     ``url``; retries, if any, sleep on the returned FakeClock, never for real."""
     async with new_http_client() as http:
         clock = FakeClock()

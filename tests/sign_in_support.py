@@ -17,8 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
+from devtools.discord import Harness, HarnessUser, InteractionResult
 from tests.conftest_db import closed_port
-from tests.harness import Harness, HarnessUser, InteractionResult
 from tests.oauth_server import OAuthTestServer, running_oauth_server
 
 LINK_STYLE = 5

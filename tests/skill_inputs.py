@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
 
 JSON = dict[str, Any]
 Action = Callable[[Harness], Awaitable[InteractionResult]]

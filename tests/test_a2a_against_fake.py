@@ -21,7 +21,7 @@ from bot.a2a import (
     errors,
 )
 from bot.a2a.http import new_http_client
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.conformance import ConformanceLog
 from tests.fakes import FakeClock
 

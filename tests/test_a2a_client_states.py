@@ -31,9 +31,9 @@ from bot.a2a.http import new_http_client
 from bot.a2a.lookups import LookupKind
 from bot.a2a.results import Result
 from bot.a2a.retry import PollPolicy
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
+from devtools.sdk_peer import RecordingExecutor, running_sdk_server
 from tests.fakes import FakeClock
-from tests.sdk_peer import RecordingExecutor, running_sdk_server
 
 TOKEN = "pro-user-1"
 QUESTION = "What is the Eucharist?"

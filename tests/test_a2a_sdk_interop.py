@@ -3,8 +3,8 @@
 The SDK speaks A2A 1.0 natively; with ``enable_v0_3_compat=True`` its JSON-RPC endpoint also
 accepts the v0.3 shapes Magisterium uses (``message/send``, ``tasks/get``, parts with
 ``kind``). It listens on loopback TCP (uvicorn) and the client is the production one: the
-``A2AClient`` of ``bot.composition`` on ``new_http_client`` (aiohttp's pool). Only the agent
-logic is ours (``tests/sdk_peer.py``, ``tests/sdk_skills.py``).
+``A2AClient`` of ``bot.app.composition`` on ``new_http_client`` (aiohttp's pool). Only the agent
+logic is ours (``devtools/sdk_peer.py``, ``tests/sdk_skills.py``).
 
 Observed SDK error codes (v0.3 compat path, all with HTTP 200), which follow the A2A spec
 rather than Magisterium's table:
@@ -29,8 +29,7 @@ from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 
 from bot.a2a import A2AClient, DataPart, MagisteriumSkills, Message, TextPart, errors
-from tests.fakes import FakeClock
-from tests.sdk_peer import (
+from devtools.sdk_peer import (
     ARTIFACT_NAME,
     DEFAULT_ANSWER,
     DEFAULT_CITATIONS,
@@ -39,6 +38,7 @@ from tests.sdk_peer import (
     RecordingExecutor,
     running_sdk_server,
 )
+from tests.fakes import FakeClock
 from tests.sdk_skills import production_client
 
 TOKEN = "user-token"

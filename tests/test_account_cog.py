@@ -11,11 +11,11 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.fake_server import FakeMagisterium, Fault
-from bot.respond import defer
+from bot.app.respond import defer
 from cogs.account.views import TOKEN_FIELD_ID
-from tests.harness import Harness, HarnessUser, InteractionResult
-from tests.harness.fixtures import OPERATOR_TOKEN
+from devtools.discord import Harness, HarnessUser, InteractionResult
+from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 EPHEMERAL = 64
 

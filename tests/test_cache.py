@@ -10,8 +10,8 @@ from redis.asyncio import Redis
 
 from bot.cache import LocalCache, RedisCache
 from bot.cache.public import cache_key, normalise
-from bot.fake_server import FakeMagisterium
-from tests.harness import Harness
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium
 
 
 class Clock:

@@ -15,14 +15,14 @@ from redis.asyncio import Redis
 
 from bot.a2a import errors
 from bot.a2a.results import Martyrology
+from bot.app.composition import Services, open_services
 from bot.cache.fill import FillTiming
 from bot.cache.public import PublicContentCache, cache_key
-from bot.composition import Services, open_services
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
 from bot.services.magisterium import MagisteriumService
 from bot.services.tokens import LinkedTokenInvalid
-from tests.harness import Harness
-from tests.harness.fixtures import harness_settings
+from devtools.discord import Harness
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.held_upstream import (
     EnteringCache,
     HeldUpstream,

@@ -22,11 +22,11 @@ from bot.accounts import TokenCipher, TokenRegistry, generate_key
 from bot.cli import check_agent_card
 from bot.cli.check_agent_card import DOCUMENTED_PATH as DOCUMENTED
 from bot.cli.check_agent_card import SPEC_PATH as SPEC
-from bot.fake_server import FakeMagisterium, RunningFakeServer
-from bot.fake_server.agent_card import agent_card as fake_agent_card
-from bot.fake_server.rpc import JsonDict
 from bot.storage import Database
 from bot.storage.migrate import HEAD_REVISION, alembic_config
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
+from devtools.fake_magisterium.agent_card import agent_card as fake_agent_card
+from devtools.fake_magisterium.rpc import JsonDict
 from tests.conftest_db import closed_port
 from tests.held_upstream import running_fake_server_with
 

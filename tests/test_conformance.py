@@ -15,12 +15,12 @@ from typing import Any
 import httpx
 import pytest
 
-import bot.fake_server.exchange as fake_exchange
+import devtools.fake_magisterium.exchange as fake_exchange
 from bot.a2a import A2AClient, MagisteriumSkills, errors
-from bot.fake_server import Fault, RunningFakeServer
-from bot.fake_server.observe import ObservedExchange, notify
-from bot.fake_server.replies import Reply
-from bot.fake_server.tasks import completed_task
+from devtools.fake_magisterium import Fault, RunningFakeServer
+from devtools.fake_magisterium.observe import ObservedExchange, notify
+from devtools.fake_magisterium.replies import Reply
+from devtools.fake_magisterium.tasks import completed_task
 from tests.conformance import ConformanceLog
 from tests.fakes import FakeClock
 
@@ -147,7 +147,7 @@ def test_a_violation_fails_the_test_at_teardown(tmp_path: Path) -> None:
         textwrap.dedent(
             """
             import httpx
-            from bot.fake_server import running_fake_server
+            from devtools.fake_magisterium import running_fake_server
 
             async def test_posts_a_request_without_jsonrpc():
                 body = {"id": 1, "method": "tasks/get", "params": {"id": "t"}}

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.cli.console_parse import (
+from devtools.console.parse import (
     BOOLEAN,
     CHANNEL,
     INTEGER,
@@ -24,11 +24,11 @@ from bot.cli.console_parse import (
     command_specs,
     parse_slash,
 )
-from bot.cli.console_render import EPHEMERAL_MARK, readable, render_embed, render_result
-from bot.cli.console_session import ConsoleSession
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
+from devtools.console.render import EPHEMERAL_MARK, readable, render_embed, render_result
+from devtools.console.session import ConsoleSession
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.conftest_db import closed_port
-from tests.harness import Harness
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "What is grace?"
@@ -364,7 +364,7 @@ def test_without_the_harness_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(sys.modules, "tests.harness", None)  # as if it could not be imported
+    monkeypatch.setitem(sys.modules, "devtools.discord", None)  # as if it could not be imported
     assert main(["console", "-c", "/help"]) == 2
     out, err = capsys.readouterr()
     assert out == ""

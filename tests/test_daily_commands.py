@@ -18,11 +18,11 @@ from discord.ext.test import backend
 from pydantic import SecretStr
 
 from bot.app import MagisteriumBot
-from bot.composition import Services
+from bot.app.composition import Services
 from bot.daily import Feed, ScheduleStatus
-from bot.fake_server import FakeMagisterium
-from bot.i18n import LANGUAGES, catalog
-from tests.harness import CommandUnavailable, Harness, InteractionResult
+from bot.i18n import LANGUAGES, compiled_catalogues
+from devtools.discord import CommandUnavailable, Harness, InteractionResult
+from devtools.fake_magisterium import FakeMagisterium
 
 EPHEMERAL = 64
 ADMIN = discord.Permissions(manage_guild=True)
@@ -670,7 +670,7 @@ def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
     def translations(locale: str) -> gettext.NullTranslations:
         return Wrapping() if locale == "de" else gettext.NullTranslations()
 
-    monkeypatch.setattr(catalog, "translations", translations)
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
 
 
 def _status(result: InteractionResult) -> str:

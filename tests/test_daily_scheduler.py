@@ -29,13 +29,13 @@ from pydantic import SecretStr
 from bot.a2a.retry import RetryPolicy
 from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
-from bot.fake_server.martyrology import format_martyrology
-from bot.i18n import catalog, using_locale
+from bot.i18n import compiled_catalogues, using_locale
 from bot.services.tokens import OWNER_REFUSED
 from bot.storage import Database
-from tests.harness import Harness, HarnessUser, InteractionResult
-from tests.harness.fixtures import harness_settings
+from devtools.discord import Harness, HarnessUser, InteractionResult
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
+from devtools.fake_magisterium.martyrology import format_martyrology
 
 ADMIN = discord.Permissions(manage_guild=True)
 SAINTS = "saints_of_the_day"
@@ -849,7 +849,7 @@ def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
     def translations(locale: str) -> gettext.NullTranslations:
         return Wrapping() if locale == "de" else gettext.NullTranslations()
 
-    monkeypatch.setattr(catalog, "translations", translations)
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
 
 
 async def test_a_german_server_gets_its_post_dated_in_german(

@@ -7,7 +7,7 @@ import gettext
 
 import pytest
 
-from bot.i18n import catalog, using_locale
+from bot.i18n import compiled_catalogues, using_locale
 from cogs._dates import local_today, long_date, resolve, suggestions
 
 MONDAY = dt.date(2026, 11, 30)  # a Monday
@@ -120,7 +120,7 @@ def some_german(monkeypatch: pytest.MonkeyPatch) -> None:
     def translations(locale: str) -> gettext.NullTranslations:
         return Dictionary() if locale == "de" else gettext.NullTranslations()
 
-    monkeypatch.setattr(catalog, "translations", translations)
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 from setuptools import find_packages
 
-from bot.lifecycle import CUT_OFF_SECONDS
+from bot.app.lifecycle import CUT_OFF_SECONDS
 from bot.observability import Metrics
 from bot.settings import Settings
 from bot.storage.engine import parse_url

@@ -14,13 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import EXTENSIONS
-from bot.fake_server import FakeMagisterium, Fault
+from bot.app.respond import defer
+from bot.render.discord_limits import check_message_embeds
 from bot.render.embeds import answer_markdown, answer_pages
-from bot.render.limits import check_message_embeds
 from bot.render.pager import NOT_OWNER, Paginator
-from bot.respond import defer
-from tests.harness import Harness
-from tests.harness.tasks import settle
+from devtools.discord import Harness
+from devtools.discord.tasks import settle
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 EPHEMERAL = 64
 TRACEBACK_MARKERS = ("Traceback", 'File "', "RuntimeError", "Exception")

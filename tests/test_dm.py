@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.fake_server import FakeMagisterium, Fault
 from cogs.dm.views import NEW_CONVERSATION_ID
-from tests.harness import Harness
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 
 @pytest.fixture

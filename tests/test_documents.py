@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.a2a.results import Document
-from bot.fake_server import FakeMagisterium, Fault
 from cogs._shared.document_view import clean_input, document_markdown, echo
-from tests.harness import Harness
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 EPHEMERAL = 64
 SEND_AS_FILE = "Send as file"

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.a2a.errors import RateLimited
-from bot.respond import defer
-from tests.harness import Harness
+from bot.app.respond import defer
+from devtools.discord import Harness
 
 
 class AnswerThenFail(commands.Cog):

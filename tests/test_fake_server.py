@@ -15,7 +15,7 @@ import pytest
 from a2a.compat.v0_3 import types as v03
 
 from bot.__main__ import build_parser
-from bot.fake_server import FakeMagisterium, Fault, running_fake_server
+from devtools.fake_magisterium import FakeMagisterium, Fault, running_fake_server
 from tests.fake_server_support import Api, open_api, send, task_call
 
 SKILLS = ["catholic_qa", "document_search", "document_fetch"]

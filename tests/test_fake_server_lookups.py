@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.fake_server import lookups
-from bot.fake_server.lookup_statistics import METRICS
-from bot.fake_server.martyrology import FAMOUS
+from devtools.fake_magisterium import lookups
+from devtools.fake_magisterium.lookup_statistics import METRICS
+from devtools.fake_magisterium.martyrology import FAMOUS
 from tests.fake_server_support import Api, open_api, send
 
 SKILLS = ["catholic_qa", "document_search", "document_fetch", "liturgical_readings"]

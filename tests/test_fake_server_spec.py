@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from a2a.compat.v0_3 import types as v03
 
-from bot.fake_server import Fault
+from devtools.fake_magisterium import Fault
 from tests.fake_server_support import Api, open_api, send, task_call
 
 STATES = [state.value for state in v03.TaskState]

@@ -33,12 +33,12 @@ from pydantic import SecretStr
 
 from bot.a2a.retry import PollPolicy
 from bot.app import MagisteriumBot
-from bot.fake_server import FakeMagisterium, Fault, running_fake_server
 from bot.render.look import BRAND, ERROR
+from devtools.discord import Harness
+from devtools.discord.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
+from devtools.discord.wire import JSON
+from devtools.fake_magisterium import FakeMagisterium, Fault, running_fake_server
 from tests.conftest_db import closed_port
-from tests.harness import Harness
-from tests.harness.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
-from tests.harness.wire import JSON
 from tests.matrix_entries import ENTRY_POINTS, Shown
 
 pytestmark = pytest.mark.usefixtures("loop_errors")  # set up first, so checked last

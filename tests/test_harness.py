@@ -18,8 +18,8 @@ from discord.ext import commands
 
 from bot.a2a.errors import RateLimited
 from bot.app import MagisteriumBot
-from bot.respond import defer
-from tests.harness import (
+from bot.app.respond import defer
+from devtools.discord import (
     CommandUnavailable,
     Harness,
     HarnessError,
@@ -599,7 +599,7 @@ def test_snowflakes_stay_unique_ordered_and_64_bit_past_4096_ids() -> None:
     SQLite write of a user id then failed; the harness's replaces it for dpytest too."""
     from discord.ext.test import factories
 
-    from tests.harness.wire import snowflake
+    from devtools.discord.wire import snowflake
 
     ids = [snowflake() if n % 2 else factories.make_id() for n in range(10_000)]
     assert len(set(ids)) == len(ids)

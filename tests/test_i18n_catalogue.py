@@ -13,12 +13,12 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
 from discord import app_commands
 
-from bot.i18n import catalog as catalog_module
+from bot.i18n import compiled_catalogues as catalog_module
 from bot.i18n.catalogue_check import catalogue_problems
 from bot.i18n.command_check import command_problems
 from bot.i18n.locales import SUPPORTED_LOCALES, TRANSLATED, catalogue_locale
 from bot.i18n.translator import CatalogueTranslator, name_problem
-from tests.harness import Harness
+from devtools.discord import Harness
 
 SOURCE = [
     ("Document not found", None),

@@ -9,8 +9,8 @@ import pytest
 from babel.dates import format_date
 
 from bot.i18n import SUPPORTED_LOCALES, _, ngettext, using_locale
-from bot.i18n.catalog import translations
-from tests.harness import Harness
+from bot.i18n.compiled_catalogues import translations
+from devtools.discord import Harness
 
 LOCALES = list(SUPPORTED_LOCALES)  # Discord's codes: en-US, en-GB, ko, es-ES, es-419, …
 

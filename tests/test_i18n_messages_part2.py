@@ -15,20 +15,20 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot import lifecycle
 from bot.a2a import errors
 from bot.accounts.errors import QuotaExceeded, WrongEncryptionKey
-from bot.error_reporting import error_embed_for
-from bot.fake_server import FakeMagisterium, Fault
-from bot.i18n import catalog, using_locale
+from bot.app import lifecycle
+from bot.app.error_reporting import error_embed_for
+from bot.app.user_errors import message_for
+from bot.i18n import compiled_catalogues, using_locale
 from bot.limits import LimiterBusy
 from bot.storage import StorageUnavailable
-from bot.user_errors import message_for
 from cogs.account.views import TOKEN_FIELD_ID
 from cogs.dm.views import NEW_CONVERSATION_ID as DM_NEW_CONVERSATION_ID
 from cogs.qa.followups import NEW_CONVERSATION_ID, QUESTION_FIELD_ID
 from cogs.qa.text import thread_name
-from tests.harness import Harness, HarnessUser
+from devtools.discord import Harness, HarnessUser
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 QUESTION = "What is grace?"
 _WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -54,7 +54,7 @@ def wrapping_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
         return english if locale == "en" else wrapping
 
     # gettext/ngettext look the function up in their own module at each call.
-    monkeypatch.setattr(catalog, "translations", translations)
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
 
 
 def all_wrapped(text: str) -> bool:

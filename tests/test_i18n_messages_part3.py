@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-import bot.i18n.catalog
+import bot.i18n.compiled_catalogues
 from bot.a2a.lookup_values import label
 from bot.i18n import DEFAULT_LOCALE, using_locale
 from bot.render.charts import chart_series, translated_labels
 from bot.render.profile_labels import FIELD_LABELS, field_name, metric_name
 from cogs._lookups.components import saints_select
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
 
 JSON = dict[str, Any]
 KNOWN = {label(key) for key in FIELD_LABELS}
@@ -37,7 +37,7 @@ def wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
     def translations(locale: str) -> gettext.NullTranslations:
         return gettext.NullTranslations() if locale == DEFAULT_LOCALE else Wrapping()
 
-    monkeypatch.setattr(bot.i18n.catalog, "translations", translations)
+    monkeypatch.setattr(bot.i18n.compiled_catalogues, "translations", translations)
 
 
 def _w(text: str | None) -> bool:

@@ -28,8 +28,8 @@ from bot.oauth.metadata import MetadataSource, ServerMetadata
 from bot.oauth.states import StateStore
 from bot.storage import Base, Database
 from bot.storage.models import OAuthClientRow
+from devtools.discord import Harness
 from tests import sign_in_support
-from tests.harness import Harness
 from tests.oauth_server import running_oauth_server
 
 oauth_server = sign_in_support.oauth_server

@@ -23,7 +23,7 @@ from bot.a2a.lookups import (
 )
 from bot.a2a.models import Task
 from bot.a2a.results import NotFound
-from bot.fake_server.lookup_statistics import METRICS as FAKE_METRICS
+from devtools.fake_magisterium.lookup_statistics import METRICS as FAKE_METRICS
 from tests.member_order import shuffled_members
 
 Json = dict[str, Any]

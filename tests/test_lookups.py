@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.fake_server import FakeMagisterium, Fault
-from bot.fake_server.lookup_statistics import series
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
+from devtools.fake_magisterium import FakeMagisterium, Fault
+from devtools.fake_magisterium.lookup_statistics import series
 
 EPHEMERAL = 64
 JSON = dict[str, Any]
@@ -305,8 +305,8 @@ def test_a_daily_saints_post_carries_the_saints_menu() -> None:
 
     from bot.a2a.results import Martyrology
     from bot.daily import Feed
-    from bot.fake_server.martyrology import format_martyrology
     from cogs.daily.post import build_post
+    from devtools.fake_magisterium.martyrology import format_martyrology
 
     day = dt.date(2026, 9, 20)
     post = build_post(

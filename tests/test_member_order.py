@@ -21,15 +21,15 @@ from hypothesis import strategies as st
 from bot.a2a.results import parse_citation
 from bot.app import MagisteriumBot
 from bot.cache import LocalCache
-from bot.fake_server import FakeMagisterium, RunningFakeServer
-from bot.fake_server.answers import TOPICS
-from bot.fake_server.corpus import DOCUMENTS
-from bot.fake_server.lookup_clergy import PEOPLE
-from bot.fake_server.lookup_dioceses import DIOCESES
-from bot.fake_server.lookup_popes import POPES
-from bot.fake_server.lookup_saints import SAINTS
 from bot.render.citations import format_citation
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
+from devtools.fake_magisterium.answers import TOPICS
+from devtools.fake_magisterium.corpus import DOCUMENTS
+from devtools.fake_magisterium.lookup_clergy import PEOPLE
+from devtools.fake_magisterium.lookup_dioceses import DIOCESES
+from devtools.fake_magisterium.lookup_popes import POPES
+from devtools.fake_magisterium.lookup_saints import SAINTS
 from tests.member_order import MemberShuffler, running_shuffling_fake_server
 from tests.skill_inputs import (
     JSON,

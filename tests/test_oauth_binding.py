@@ -21,8 +21,8 @@ import sqlalchemy as sa
 from sqlalchemy import text
 
 from bot.storage.models import OAuthStateRow
+from devtools.discord import Harness
 from tests import sign_in_support
-from tests.harness import Harness
 from tests.oauth_server import CONSENT_TITLE, OAuthTestServer
 from tests.sign_in_support import (
     SignIn,

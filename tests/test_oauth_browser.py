@@ -21,10 +21,10 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bot.fake_server import FakeMagisterium
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium
 from tests import sign_in_support
 from tests.browser import at_width, browser_fixture, layout_problems, screenshot  # noqa: F401
-from tests.harness import Harness
 from tests.oauth_server import CONSENT_TITLE, OAuthTestServer, running_oauth_server
 from tests.sign_in_support import link_button
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.fake_server import FakeMagisterium
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium
 from tests import sign_in_support
-from tests.harness import Harness
 from tests.oauth_server import ACCESS_TOKEN_PREFIX, OAuthTestServer
 from tests.sign_in_support import LINK_STYLE, new_browser, offer, query_of, sign_in, start_in
 

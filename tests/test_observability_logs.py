@@ -19,12 +19,12 @@ from pydantic import SecretStr
 from bot.__main__ import main
 from bot.accounts import Purpose, TokenCipher, generate_key
 from bot.app import create_bot
-from bot.fake_server import FakeMagisterium, Fault
 from bot.observability import REDACTED, configure_logging
 from bot.observability.logs import JsonFormatter, RedactingFormatter
 from bot.observability.redaction import Redactor
-from tests.harness import Harness
-from tests.harness.fixtures import harness_settings
+from devtools.discord import Harness
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 FERNET_KEY = generate_key()
 _cipher = TokenCipher.from_setting(FERNET_KEY)

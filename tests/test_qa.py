@@ -9,10 +9,10 @@ import discord
 import pytest
 from pydantic import SecretStr
 
-from bot.fake_server import FakeMagisterium, Fault
 from cogs.qa.followups import EXPIRED_TEXT, NEW_CONVERSATION_ID, QUESTION_FIELD_ID
-from tests.harness import Harness, InteractionResult
-from tests.harness.fixtures import OPERATOR_TOKEN
+from devtools.discord import Harness, InteractionResult
+from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 QUESTION = "What is grace?"
 

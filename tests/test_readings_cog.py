@@ -9,9 +9,9 @@ from typing import Any, Protocol, cast
 
 import pytest
 
-from bot.fake_server import FakeMagisterium, Fault
-from bot.i18n import catalog
-from tests.harness import Harness
+from bot.i18n import compiled_catalogues
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 EPHEMERAL = 64
 MONDAY = dt.date(2026, 11, 30)
@@ -177,7 +177,7 @@ def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
     def translations(locale: str) -> gettext.NullTranslations:
         return Wrapping() if locale == "de" else gettext.NullTranslations()
 
-    monkeypatch.setattr(catalog, "translations", translations)
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
 
 
 def _labels(components: list[dict[str, Any]]) -> dict[str, str]:

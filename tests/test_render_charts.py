@@ -21,7 +21,6 @@ from matplotlib.text import Text
 from PIL import Image
 
 from bot.a2a.lookups import DioceseStatistics, YearRow
-from bot.fake_server.lookup_statistics import METRICS as FAKE_METRICS
 from bot.render import chart_style
 from bot.render.chart_style import drawable, drawable_part
 from bot.render.charts import (
@@ -37,6 +36,7 @@ from bot.render.charts import (
     render_png,
     with_gaps,
 )
+from devtools.fake_magisterium.lookup_statistics import METRICS as FAKE_METRICS
 
 METRICS = list(FAKE_METRICS)  # the brief's 19 metrics, as the fake sends them
 ABSENT_YEARS = {1981, 1982, 1999, 2013}

@@ -17,7 +17,7 @@ from bot.render.citations import (
     sources_fields,
     sources_markdown,
 )
-from bot.render.limits import FIELD_VALUE
+from bot.render.discord_limits import FIELD_VALUE
 from tests.test_render_strategies import citations, link_targets, markdown_text
 
 FAST = settings(max_examples=200, deadline=None)

@@ -10,6 +10,13 @@ from hypothesis import strategies as st
 
 from bot.a2a.results import Answer, Citation, Document, SearchHit, SearchResults
 from bot.render.citations import link_inline_markers
+from bot.render.discord_limits import (
+    EMBED_DESCRIPTION,
+    EMBEDS_PER_MESSAGE,
+    EMBEDS_TOTAL,
+    check_message_embeds,
+    embed_size,
+)
 from bot.render.embeds import (
     EMPTY_ANSWER,
     answer_markdown,
@@ -19,13 +26,6 @@ from bot.render.embeds import (
     notice_embed,
     search_results_embed,
     text_pages,
-)
-from bot.render.limits import (
-    EMBED_DESCRIPTION,
-    EMBEDS_PER_MESSAGE,
-    EMBEDS_TOTAL,
-    check_message_embeds,
-    embed_size,
 )
 from bot.render.split import split_pieces
 from tests.test_render_strategies import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.render.discord_limits import check_view
 from bot.render.files import safe_filename, text_file
-from bot.render.limits import check_view
 from bot.render.pager import NOT_OWNER, Paginator
 
 

@@ -23,16 +23,16 @@ import httpx
 import pytest
 
 from bot.app import create_bot
-from bot.fake_server import FakeMagisterium, RunningFakeServer
-from bot.fake_server.answers import TOPICS
-from bot.fake_server.corpus import DOCUMENTS
-from bot.fake_server.lookup_clergy import PEOPLE
-from bot.fake_server.lookup_dioceses import DIOCESES
-from bot.fake_server.lookup_popes import POPES
-from bot.fake_server.lookup_saints import SAINTS
-from tests.harness import Harness, InteractionResult
-from tests.harness.fixtures import harness_settings
-from tests.sdk_peer import running_sdk_server
+from devtools.discord import Harness, InteractionResult
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
+from devtools.fake_magisterium.answers import TOPICS
+from devtools.fake_magisterium.corpus import DOCUMENTS
+from devtools.fake_magisterium.lookup_clergy import PEOPLE
+from devtools.fake_magisterium.lookup_dioceses import DIOCESES
+from devtools.fake_magisterium.lookup_popes import POPES
+from devtools.fake_magisterium.lookup_saints import SAINTS
+from devtools.sdk_peer import running_sdk_server
 from tests.sdk_skills import MagisteriumExecutor
 from tests.skill_inputs import (
     JSON,

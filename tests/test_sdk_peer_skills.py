@@ -22,14 +22,14 @@ import pytest
 from bot.a2a import MagisteriumSkills, errors
 from bot.a2a.lookups import LookupKind, Profile
 from bot.a2a.results import Result
-from bot.fake_server import FakeMagisterium, running_fake_server
-from bot.fake_server.answers import TOPICS
-from bot.fake_server.corpus import DOCUMENTS
-from bot.fake_server.lookup_clergy import PEOPLE
-from bot.fake_server.lookup_dioceses import DIOCESES
-from bot.fake_server.lookup_popes import POPES
-from bot.fake_server.lookup_saints import SAINTS
-from tests.sdk_peer import running_sdk_server
+from devtools.fake_magisterium import FakeMagisterium, running_fake_server
+from devtools.fake_magisterium.answers import TOPICS
+from devtools.fake_magisterium.corpus import DOCUMENTS
+from devtools.fake_magisterium.lookup_clergy import PEOPLE
+from devtools.fake_magisterium.lookup_dioceses import DIOCESES
+from devtools.fake_magisterium.lookup_popes import POPES
+from devtools.fake_magisterium.lookup_saints import SAINTS
+from devtools.sdk_peer import running_sdk_server
 from tests.sdk_skills import MagisteriumExecutor, production_client
 
 TOKEN = "pro-token"

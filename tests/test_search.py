@@ -8,10 +8,10 @@ import pytest
 from pydantic import SecretStr
 
 from bot.a2a.results import SearchHit
-from bot.fake_server import FakeMagisterium, Fault
-from bot.render.limits import check_view
+from bot.render.discord_limits import check_view
 from cogs.search.select import CUSTOM_ID, OpenResultSelect, results_view
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 EPHEMERAL = 64
 QUERY = "Lumen Gentium church"

@@ -115,7 +115,7 @@ def test_env_example_documents_every_setting() -> None:
 def test_readme_quick_start_and_install_permissions_match_the_code() -> None:
     from pathlib import Path
 
-    from bot.invite import BOT_PERMISSIONS, SCOPES, invite_url
+    from bot.app.invite import BOT_PERMISSIONS, SCOPES, invite_url
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     quick_start = readme.split("## Quick start", 1)[1].split("```", 2)[1]

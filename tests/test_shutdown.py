@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from bot import lifecycle
+from bot.app import lifecycle
+from bot.app.composition import Services
+from bot.app.lifecycle import drain_and_close, install_signal_handlers
 from bot.cli import bot_commands
-from bot.composition import Services
-from bot.fake_server import FakeMagisterium, Fault
-from bot.lifecycle import drain_and_close, install_signal_handlers
-from tests.harness import Harness
+from devtools.discord import Harness
+from devtools.fake_magisterium import FakeMagisterium, Fault
 
 QUESTION = "What is grace?"
 RESTARTING = "The bot is restarting — try again in a minute."
@@ -79,7 +79,7 @@ class Records(logging.Handler):
 
 @pytest.fixture
 def shutdown_logs() -> Iterator[Records]:
-    """What bot.lifecycle logged at INFO and above during the test."""
+    """What bot.app.lifecycle logged at INFO and above during the test."""
     logger = logging.getLogger(lifecycle.__name__)
     handler, level = Records(), logger.level
     logger.addHandler(handler)

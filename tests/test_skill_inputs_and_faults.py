@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.fake_server import FakeMagisterium
-from tests.harness import Harness, InteractionResult
+from devtools.discord import Harness, InteractionResult
+from devtools.fake_magisterium import FakeMagisterium
 
 EPHEMERAL = 64
 TRACEBACK_MARKERS = ("Traceback", 'File "', "Error:", "Exception")

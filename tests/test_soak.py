@@ -1,6 +1,6 @@
 """The soak: thousands of mixed interactions from 50 people, 20 at a time, with random faults.
 
-Three rounds of the workload in ``tests.harness.soak`` (the five skill commands, DM questions,
+Three rounds of the workload in ``devtools.bench.soak`` (the five skill commands, DM questions,
 "Ask Magisterium", page turns and day buttons on earlier answers, autocomplete), 10% of
 upstream requests meeting a random fault of the fault matrix. Afterwards: every interaction got
 an answer or a clear error (counted: none left thinking, none lost, none crashed), no task
@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from _pytest.logging import LogCaptureHandler
 
-from bot.fake_server import FakeMagisterium
-from bot.fake_server.fake import RecordedRequest
+from devtools.bench.soak import ACTIONS, SOAK_SETTINGS, RoundReport, Soak, SoakConfig
+from devtools.discord import Harness
+from devtools.discord.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
+from devtools.fake_magisterium import FakeMagisterium
+from devtools.fake_magisterium.fake import UpstreamRequest
 from tests import log_guard
-from tests.harness import Harness
-from tests.harness.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
-from tests.harness.soak import ACTIONS, SOAK_SETTINGS, RoundReport, Soak, SoakConfig
 
 pytestmark = pytest.mark.usefixtures("loop_errors")
 
@@ -48,7 +48,7 @@ def other_fds(report: RoundReport) -> int:
     return report.fds - report.pool_idle - report.server_connections
 
 
-def _between_rounds(requests: list[RecordedRequest]) -> None:
+def _between_rounds(requests: list[UpstreamRequest]) -> None:
     """Before the fakes forget a round: the log guard learns its tokens and questions, and
     pytest's log capture (every record of the test, for a failure report) lets go of it."""
     log_guard.remember_tokens({request.token for request in requests})

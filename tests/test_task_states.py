@@ -20,12 +20,12 @@ from pydantic import SecretStr
 
 from bot.a2a import errors
 from bot.a2a.retry import PollPolicy
-from bot.fake_server import FakeMagisterium, Fault
-from bot.render.limits import CUSTOM_ID, EMBED_DESCRIPTION, MODAL_TITLE
+from bot.app.user_errors import message_for
+from bot.render.discord_limits import CUSTOM_ID, EMBED_DESCRIPTION, MODAL_TITLE
 from bot.render.look import BRAND, ERROR
-from bot.user_errors import message_for
-from tests.harness import Harness, InteractionResult
-from tests.harness.fixtures import OPERATOR_TOKEN
+from devtools.discord import Harness, InteractionResult
+from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.test_daily_scheduler import SAINTS, SLOT, claims_of, daily_cog, schedule_of, set_daily
 
 QUESTION = "Tell me about Pope Pius"

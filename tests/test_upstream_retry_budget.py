@@ -19,13 +19,13 @@ from pydantic import SecretStr
 from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy, Skill, errors
 from bot.a2a.attempts import gated
 from bot.accounts.keys import token_key
-from bot.fake_server import FakeMagisterium, Fault
 from bot.limits import Limiter, LimiterConfig
 from bot.observability.metrics import Metrics
 from bot.services.admission import LimiterGate
+from devtools.discord import Harness
+from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.fakes import FakeClock
-from tests.harness import Harness
-from tests.harness.fixtures import OPERATOR_TOKEN
 
 QUESTION = "What is grace?"
 
@@ -206,7 +206,7 @@ def scripted_client(responses: list[httpx.Response], seen: list[tuple[float, str
         return responses.pop(0)
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
-    retry = RetryPolicy(max_retry_after=0.0)  # as bot.composition: the limiter waits
+    retry = RetryPolicy(max_retry_after=0.0)  # as bot.app.composition: the limiter waits
     return A2AClient(
         http, "http://upstream.test/", retry=retry, clock=LoopClock(), rng=random.Random(1)
     )

@@ -16,12 +16,12 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.a2a.retry import RetryPolicy
 from bot.app import MagisteriumBot, create_bot
-from bot.fake_server import FakeMagisterium, Fault, RunningFakeServer
 from bot.settings import Settings
 from bot.web import Readiness, WebServer, operator_app
+from devtools.discord import Harness
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.conftest_db import admin_execute, terminate_connections
-from tests.harness import Harness
-from tests.harness.fixtures import harness_settings
 from tests.test_daily_scheduler import MINUTE, SAINTS, SLOT, daily_cog, set_daily
 
 SEARCH = "baptism of desire"

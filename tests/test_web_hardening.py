@@ -228,9 +228,9 @@ async def test_200_idle_connections_leave_the_bot_and_its_operator_endpoint_work
     fake_server: Any, tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from bot.app import create_bot
+    from devtools.discord import Harness
+    from devtools.discord.fixtures import harness_settings
     from tests.conftest_db import closed_port
-    from tests.harness import Harness
-    from tests.harness.fixtures import harness_settings
 
     settings = harness_settings(
         fake_server.url,

@@ -20,13 +20,13 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from bot.app import create_bot
-from bot.fake_server import RunningFakeServer
 from bot.observability import configure_logging
 from bot.web.headers import HSTS, SERVER
+from devtools.discord import Harness
+from devtools.discord.fixtures import harness_settings
+from devtools.fake_magisterium import RunningFakeServer
 from tests import sign_in_support
 from tests.conftest_db import closed_port
-from tests.harness import Harness
-from tests.harness.fixtures import harness_settings
 from tests.oauth_server import OAuthTestServer
 
 oauth_server = sign_in_support.oauth_server

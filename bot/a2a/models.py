@@ -12,8 +12,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from pydantic.alias_generators import to_camel
 
-TERMINAL_STATES = frozenset({"completed", "failed", "canceled", "rejected"})
-
 
 class WireModel(BaseModel):
     """Base for every wire model: camelCase on the wire, snake_case in Python, extras kept."""
@@ -140,17 +138,3 @@ class JSONRPCError(WireModel):
     code: int
     message: str = ""
     data: Any = None
-
-
-class JSONRPCRequest(WireModel):
-    jsonrpc: Literal["2.0"] = "2.0"
-    id: str | int
-    method: str
-    params: dict[str, Any]
-
-
-class JSONRPCResponse(WireModel):
-    jsonrpc: str = "2.0"
-    id: str | int | None = None
-    result: Any = None
-    error: JSONRPCError | None = None

@@ -10,9 +10,9 @@ import discord
 
 from bot.accounts import EncryptionKeyError
 from bot.app import create_bot
+from bot.app.composition import check_storage
+from bot.app.lifecycle import install_signal_handlers
 from bot.cli.common import CLIError, discord_token, fail, load_settings
-from bot.composition import check_storage
-from bot.lifecycle import install_signal_handlers
 from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ is a context variable set where an interaction enters the bot (:func:`use_intera
 or around a daily post (:func:`using_locale`).
 """
 
-from bot.i18n.catalog import N_, _, gettext, ngettext, translations
+from bot.i18n.compiled_catalogues import N_, _, gettext, ngettext, translations
 from bot.i18n.context import (
     current_locale,
     locale_of,

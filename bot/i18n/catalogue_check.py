@@ -19,7 +19,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n.catalog import DOMAIN, LOCALES_DIR
+from bot.i18n.compiled_catalogues import DOMAIN, LOCALES_DIR
 from bot.i18n.locales import TRANSLATED
 
 ROOT = LOCALES_DIR.parent.parent

@@ -14,7 +14,7 @@ import re
 import discord
 from discord import app_commands
 
-from bot.i18n.catalog import translations
+from bot.i18n.compiled_catalogues import translations
 from bot.i18n.locales import DEFAULT_LOCALE, catalogue_locale
 
 log = logging.getLogger(__name__)

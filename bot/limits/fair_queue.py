@@ -16,7 +16,6 @@ class Grant:
 
     ticket: str
     admitted_at: float
-    waited: float
 
 
 @dataclass(eq=False)

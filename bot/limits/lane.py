@@ -196,7 +196,7 @@ class Lane:
             return False, None
         self.queue.served(waiter)
         admitted_at = self._clock.to_loop(now)
-        waiter.future.set_result(Grant(ticket, admitted_at, admitted_at - waiter.enqueued_at))
+        waiter.future.set_result(Grant(ticket, admitted_at))
         return True, None
 
     def _live_heads(self) -> list[Waiter]:

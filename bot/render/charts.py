@@ -23,7 +23,7 @@ from PIL import Image
 from bot.a2a.lookups import DioceseStatistics
 from bot.i18n import N_, _
 from bot.render import chart_style as style
-from bot.render.limits import FIELD_VALUE
+from bot.render.discord_limits import FIELD_VALUE
 
 MISSING = "—"
 

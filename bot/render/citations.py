@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from bot.a2a.results import Citation
 from bot.i18n import N_, _, ngettext
-from bot.render.limits import FIELD_VALUE, LINK_URL
+from bot.render.discord_limits import FIELD_VALUE, LINK_URL
 from bot.render.markdown import protected_spans
 from bot.render.split import truncate
 

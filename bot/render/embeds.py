@@ -23,7 +23,7 @@ from bot.render.citations import (
     sources_fields,
     sources_markdown,
 )
-from bot.render.limits import (
+from bot.render.discord_limits import (
     EMBED_AUTHOR,
     EMBED_DESCRIPTION,
     EMBED_FIELDS,

@@ -11,8 +11,7 @@ import discord
 
 from bot.a2a.lookups import Candidates, LookupKind, Profile, YearRow
 from bot.i18n import N_, _, format_number, format_percent_change, ngettext
-from bot.render.embeds import BLANK, fit_embed, footer
-from bot.render.limits import (
+from bot.render.discord_limits import (
     EMBED_DESCRIPTION,
     EMBED_FIELDS,
     EMBEDS_TOTAL,
@@ -20,6 +19,7 @@ from bot.render.limits import (
     FIELD_VALUE,
     embed_size,
 )
+from bot.render.embeds import BLANK, fit_embed, footer
 from bot.render.look import BRAND
 from bot.render.profile_labels import field_name, field_value, metric_name
 from bot.render.split import one_line, split_text, truncate

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import N_, _
-from bot.render.limits import EMBED_AUTHOR, EMBED_DESCRIPTION, EMBED_FOOTER, EMBED_TITLE
+from bot.render.discord_limits import EMBED_AUTHOR, EMBED_DESCRIPTION, EMBED_FOOTER, EMBED_TITLE
 from bot.render.look import BRAND, FOOTER_PREFIX, error_embed
 from bot.render.split import truncate
 

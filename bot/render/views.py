@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.error_reporting import report_interaction_error
+from bot.app.error_reporting import report_interaction_error
 from bot.i18n import use_interaction_locale
 
 if TYPE_CHECKING:

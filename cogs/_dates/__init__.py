@@ -3,7 +3,7 @@
 Not a cog (no ``setup``): both cogs use it, and cogs never import each other.
 """
 
-from cogs._dates.feed import DayButton, DayFeed, DayPager, build_pager, day_title, show_day
+from cogs._dates.day_message import DayButton, DayFeed, DayPager, build_pager, day_title, show_day
 from cogs._dates.parse import local_today, long_date, resolve
 from cogs._dates.suggest import suggestions
 

@@ -14,7 +14,7 @@ import discord
 
 from bot.a2a.lookups import Candidate, LookupKind, Profile, ProfileLink
 from bot.i18n import N_, _
-from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
+from bot.render.discord_limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
 from bot.render.profile_labels import field_name
 from bot.render.profiles import KIND_WORDS, LINK_ROLES
 from bot.render.split import one_line, truncate

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.a2a.lookups import LookupKind
-from bot.render.limits import SELECT_OPTION_VALUE
+from bot.render.discord_limits import SELECT_OPTION_VALUE
 from cogs._shared.document_view import clean_input
 
 

@@ -10,11 +10,11 @@ import discord
 
 from bot.a2a.lookups import Candidates, LookupKind, Profile
 from bot.a2a.results import NotFound
+from bot.app.respond import defer, send_private
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
 from bot.render.profiles import candidates_embed, profile_markdown, profile_pages
-from bot.respond import defer, send_private
 from cogs._lookups.components import candidates_select, related_select, statistics_button
 from cogs._lookups.refs import LookupRef
 from cogs._shared.document_view import clean_input, echo

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.a2a.results import NotFound
+from bot.app.respond import defer, send_private
 from bot.i18n import N_, _, format_number
 from bot.render.charts import (
     chart_series,
@@ -19,7 +20,6 @@ from bot.render.charts import (
 )
 from bot.render.embeds import fit_embed, footer, notice_embed
 from bot.render.look import BRAND
-from bot.respond import defer, send_private
 from cogs._lookups.refs import LookupRef
 from cogs._lookups.show import slug
 

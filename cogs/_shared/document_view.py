@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.a2a.results import Document, NotFound
+from bot.app.respond import send_private
+from bot.app.user_input import strip_invisible
 from bot.i18n import N_, _
 from bot.render.embeds import EMPTY_DOCUMENT, document_pages, notice_embed, untitled_document
 from bot.render.pager import Paginator
 from bot.render.split import truncate
-from bot.respond import send_private
-from bot.user_input import strip_invisible
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot

@@ -11,10 +11,10 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus
+from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
-from bot.respond import defer
 from cogs.account.sign_in import SignIns
 from cogs.account.validation import TokenVerdict, check_token
 from cogs.account.views import LinkTokenModal

@@ -12,12 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app.respond import defer
+from bot.app.user_errors import UserFacingError
 from bot.daily import Feed, ScheduleStore, suggest_zones
 from bot.daily.clock import local_date, next_post
 from bot.i18n import N_, _, using_locale
-from bot.respond import defer
 from bot.storage import StorageUnavailable
-from bot.user_errors import UserFacingError
 from cogs.daily import inputs
 from cogs.daily.checks import POSTABLE_TYPES
 from cogs.daily.post import DAY_BUTTONS, build_post, post_locale

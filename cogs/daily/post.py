@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.app.respond import defer
 from bot.daily import Feed, Schedule
 from bot.i18n import N_, _, catalogue_locale
+from bot.render.discord_limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.embeds import notice_embed, text_pages
-from bot.render.limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.views import ReportedDynamicItem
-from bot.respond import defer
 from cogs._dates import DayButton, build_pager, day_title
-from cogs._dates.feed import NavButton
+from cogs._dates.day_message import NavButton
 from cogs._dates.feeds import ReadingsDay, SaintsDay, saints_menu
 
 if TYPE_CHECKING:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.a2a import errors
+from bot.app.user_errors import message_for
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore, due_date
 from bot.daily.clock import DEFAULT_GRACE, backoff
 from bot.i18n import DEFAULT_LOCALE, using_locale
@@ -39,7 +40,6 @@ from bot.services.tokens import (
     LinkedTokenInvalid,
     ScheduleTokenUnavailable,
 )
-from bot.user_errors import message_for
 from cogs.daily.checks import missing_permissions, missing_reason
 from cogs.daily.post import Content, DailyPost, build_post, nonce_of, post_locale
 from cogs.daily.reasons import CHANNEL_GONE, FAILED, NOT_TAKEN, REFUSED, ROLE_GONE, UNREACHABLE

@@ -9,13 +9,13 @@ import discord
 from discord.ext import commands
 
 from bot.a2a import errors
-from bot.error_reporting import error_embed_for
+from bot.app.error_reporting import error_embed_for
+from bot.app.lifecycle import restarting_notice
+from bot.app.user_input import strip_invisible
 from bot.i18n import _, recent_locale, using_locale
-from bot.lifecycle import restarting_notice
 from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, notice_embed
 from bot.render.pager import Paginator
 from bot.render.upstream import magisterium_asks
-from bot.user_input import strip_invisible
 from cogs.dm.views import new_conversation_button
 
 if TYPE_CHECKING:

@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
-from bot.respond import defer
 from cogs._shared.document_view import clean_input, show_document
 
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ import discord
 
 from bot.a2a import errors
 from bot.i18n import _
+from bot.render.discord_limits import CUSTOM_ID
 from bot.render.embeds import QA_SKILL, footer
-from bot.render.limits import CUSTOM_ID
 from bot.render.upstream import magisterium_asks
 
 REPLY_PREFIX = "qa:reply"

@@ -9,9 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, search_results_embed
-from bot.respond import defer
 from cogs._shared.document_view import clean_input, echo
 from cogs.search.select import results_view
 

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.a2a.results import SearchHit
+from bot.app.respond import defer
 from bot.i18n import N_, _
-from bot.render.limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
-from bot.render.limits import SELECT_OPTION_VALUE as VALUE_MAX
+from bot.render.discord_limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
+from bot.render.discord_limits import SELECT_OPTION_VALUE as VALUE_MAX
 from bot.render.split import truncate
 from bot.render.views import BaseView, ReportedDynamicItem
-from bot.respond import defer
 from cogs._shared.document_view import clean_input, show_document
 
 if TYPE_CHECKING:

@@ -1,0 +1,200 @@
+"""The bot application: composition of settings, upstream client and cogs.
+
+``create_bot`` builds it without connecting anywhere; ``setup_hook`` starts the web servers (the
+operator's when ``OPERATOR_PORT`` is set, the public one when ``WEB_PORT`` is), opens resources
+and loads every extension; ``close`` releases what ``setup_hook`` opened. Commands are synced
+only by the explicit ``python -m bot sync`` step.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.composition import Services, open_services
+from bot.app.heap import freeze_startup_heap
+from bot.app.invite import invite_url
+from bot.app.tree import MagisteriumTree
+from bot.i18n.translator import CatalogueTranslator
+from bot.oauth import LinkedBySignIn
+from bot.observability import Metrics, register_settings_secrets
+from bot.settings import Settings
+from bot.storage import StorageUnavailable
+from bot.web import (
+    ClientRateLimit,
+    ConnectionLimits,
+    OAuthRateLimit,
+    Readiness,
+    WebServer,
+    operator_app,
+    public_app,
+)
+from bot.web.pages import SiteInfo
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.help",
+    "cogs.account",
+    "cogs.qa",
+    "cogs.dm",
+    "cogs.search",
+    "cogs.documents",
+    "cogs.readings",
+    "cogs.saints_of_the_day",
+    "cogs.saint",
+    "cogs.pope",
+    "cogs.clergy",
+    "cogs.diocese",
+    "cogs.daily",
+)
+
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+
+
+class NotReadyError(RuntimeError):
+    """A resource was used before ``setup_hook`` opened it."""
+
+
+class MagisteriumBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, *, intents: discord.Intents | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash-only; no prefix commands exist
+            help_command=None,
+            intents=intents or default_intents(),
+            tree_cls=MagisteriumTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_contexts=EVERYWHERE,
+            allowed_installs=ANY_INSTALL,
+            shard_count=settings.shard_count,
+            # discord.py reads shard_ids with a None default; its annotation just omits None.
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        register_settings_secrets(settings)
+        self.metrics = Metrics()
+        self._services: Services | None = None
+        self.web_server: WebServer | None = None  # the public listener (WEB_PORT)
+        self.operator_server: WebServer | None = None  # /healthz, /readyz, /metrics
+        # Called when someone links their account through the sign-in page (cogs.account).
+        self.sign_in_listeners: list[Callable[[LinkedBySignIn], Awaitable[None]]] = []
+        # Set on SIGTERM (bot.app.lifecycle): new commands are turned away; running ones finish.
+        self.draining = False
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise NotReadyError("services are opened in setup_hook")
+        return self._services
+
+    async def setup_hook(self) -> None:
+        # First, so that /healthz answers while the rest starts (and /readyz says why not).
+        await self._start_web_servers()
+        self._services = await open_services(self.settings, metrics=self.metrics)
+        if self.tree.translator is None:  # localised names and descriptions for `sync`
+            await self.tree.set_translator(CatalogueTranslator())
+        for extension in EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except commands.ExtensionError:
+                log.exception("failed to load extension %s", extension)
+                raise
+        log.info("loaded %d extensions", len(EXTENSIONS))
+        freeze_startup_heap()  # what startup made lives as long as the process
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            try:
+                await self._stop_web_servers()
+            finally:
+                if self._services is not None:
+                    await self._services.aclose()
+                    self._services = None
+
+    async def _start_web_servers(self) -> None:
+        settings = self.settings
+        limits = ConnectionLimits.from_settings(settings)
+        if settings.operator_port is not None:
+            app = operator_app(self.readiness(), self.metrics)
+            server = WebServer(
+                app, settings.operator_host, settings.operator_port, limits=limits.for_operator()
+            )
+            await server.start()
+            self.operator_server = server
+        elif settings.web_port is not None:
+            log.info("no /readyz or /metrics: they are served only when OPERATOR_PORT is set")
+        if settings.web_port is not None:
+            app = public_app(
+                SiteInfo(invite_url=self._invite_url),
+                https=(settings.public_base_url or "").startswith("https:"),
+                oauth_rate_limit=OAuthRateLimit(
+                    ClientRateLimit(settings.web_oauth_requests_per_minute),
+                    trusted_proxies=settings.web_trusted_proxies,
+                ),
+                oauth=lambda: self._services.oauth if self._services else None,
+                on_linked=self._announce_linked,
+            )
+            server = WebServer(app, settings.web_host, settings.web_port, limits=limits)
+            await server.start()
+            self.web_server = server
+
+    async def _stop_web_servers(self) -> None:
+        public, self.web_server = self.web_server, None
+        operator, self.operator_server = self.operator_server, None
+        try:
+            if public is not None:
+                await public.stop()
+        finally:
+            if operator is not None:
+                await operator.stop()
+
+    def _invite_url(self) -> str | None:
+        return invite_url(self.application_id) if self.application_id else None
+
+    async def _announce_linked(self, linked: LinkedBySignIn) -> None:
+        """An account was linked through the web page: tell whoever listens (the account cog
+        edits the Discord message the sign-in started from)."""
+        for listener in list(self.sign_in_listeners):
+            await listener(linked)
+
+    def readiness(self) -> Readiness:
+        """Connected to the gateway, not shutting down, and the database answering."""
+        return Readiness(
+            gateway_connected=lambda: self.is_ready() and not self.is_closed(),
+            ping_database=self._ping_database,
+            shutting_down=lambda: self.draining,
+        )
+
+    async def _ping_database(self) -> None:
+        if self._services is None:
+            raise StorageUnavailable("the database is not open (the bot is starting or stopping)")
+        await self._services.db.ping()
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        """A command that ran to its end; failed ones are counted by bot.app.error_reporting."""
+        self.metrics.command_finished(command.qualified_name, "ok")
+
+
+def default_intents() -> discord.Intents:
+    """Guilds and DMs; no privileged intents (DMs to the bot carry their content anyway)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.dm_messages = True
+    return intents
+
+
+def create_bot(settings: Settings | None = None) -> MagisteriumBot:
+    """The bot, built without any network call; ``None`` reads settings from the environment."""
+    return MagisteriumBot(settings if settings is not None else Settings())

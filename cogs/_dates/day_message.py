@@ -1,0 +1,212 @@
+"""A day's feed (readings, martyrology) as a message with previous/next day buttons.
+
+The buttons are :class:`DayButton` DynamicItems: the custom id carries the feed and the ISO
+date, so they work on any message, including ones sent before a restart. Each cog subclasses
+:class:`DayButton` with its own template and :class:`DayFeed`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+from weakref import WeakValueDictionary
+
+import discord
+
+from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.app.respond import defer
+from bot.i18n import N_, _
+from bot.render.embeds import notice_embed, text_pages
+from bot.render.look import ERROR
+from bot.render.pager import Paginator
+from bot.render.views import ReportedDynamicItem
+from cogs._dates.parse import long_date, resolve
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+log = logging.getLogger(__name__)
+
+Fetched = Readings | Martyrology | NotFound
+Fetch = Callable[["MagisteriumBot", int, dt.date], Awaitable[Fetched]]
+Extras = Callable[[Fetched], list[discord.ui.Item[Any]]]
+
+
+def no_extras(result: Fetched) -> list[discord.ui.Item[Any]]:
+    return []
+
+
+UNKNOWN_DATE_TITLE = N_("I could not read that date")
+# Translators: the bot reads dates typed in English only: keep the examples in backticks in
+# English (`today`, `next Sunday`, `19 March`, `YYYY-MM-DD`).
+UNKNOWN_DATE_TEXT = N_(
+    "Try `today`, `tomorrow`, `yesterday`, a weekday such as `next Sunday`, "
+    "a date such as `19 March`, or `YYYY-MM-DD`."
+)
+# Translators: buttons under a day's Mass readings or saints, to the day before and after.
+PREVIOUS_DAY = N_("◀ Previous day")
+# Translators: a button under a day's Mass readings or saints, to the next day.
+NEXT_DAY = N_("Next day ▶")
+
+
+@dataclass(frozen=True)
+class DayFeed:
+    name: str  # custom id prefix and file name: "readings"
+    title: str  # "Mass readings", in English: translated where shown
+    skill: str
+    not_found: str  # the friendly text when the upstream has nothing for the day (English)
+    fetch: Fetch
+    extras: Extras = no_extras  # more components under the day's text (the saints' menu)
+
+    def custom_id(self, day: dt.date) -> str:
+        return f"{self.name}:day:{day.isoformat()}"
+
+    def template(self) -> str:
+        return rf"{re.escape(self.name)}:day:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
+
+
+# The pager currently shown on each message, so a superseded one never re-edits it on timeout.
+_CURRENT: WeakValueDictionary[int, DayPager] = WeakValueDictionary()
+
+
+class NavButton(discord.ui.Button[Any]):
+    """A previous/next day button as it appears on a message; :class:`DayButton` answers it.
+
+    Not dispatchable, so no stored view holds it: discord.py unregisters a DynamicItem class
+    when a view containing one stops, which would break every day button on a timeout.
+    """
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class DayPager(Paginator):
+    """A paginator that knows its message and steps aside when a day button replaces it."""
+
+    message_id: int | None = None
+
+    def track(self, message_id: int, via: discord.Interaction[Any] | None = None) -> None:
+        previous = _CURRENT.get(message_id)
+        if previous is not None and previous is not self:
+            previous.stop()
+        self.message_id = message_id
+        _CURRENT[message_id] = self
+        if via is not None:
+            self._edit_via = via
+
+    async def send(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+        await super().send(interaction, ephemeral=ephemeral)
+        if isinstance(self._edit_via, discord.WebhookMessage):
+            self.track(self._edit_via.id)
+
+    def disable_all(self) -> None:
+        """Grey out the page buttons only: the day buttons keep working forever."""
+        super().disable_all()
+        for item in self.children:
+            if isinstance(item, NavButton):
+                item.disabled = False
+
+    async def on_timeout(self) -> None:
+        if self.message_id is not None and _CURRENT.get(self.message_id) is not self:
+            return
+        await super().on_timeout()
+
+
+class DayButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """Previous/next day; subclasses set ``feed`` and a template from ``feed.template()``."""
+
+    feed: ClassVar[DayFeed]
+
+    def __init__(self, day: dt.date) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=long_date(day),
+                style=discord.ButtonStyle.secondary,
+                custom_id=self.feed.custom_id(day),
+            ),
+            row=1,
+        )
+        self.day = day
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(dt.date.fromisoformat(match["iso"]))
+
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()  # fetching may take longer than 3 s
+        bot: MagisteriumBot = interaction.client
+        result = await self.feed.fetch(bot, interaction.user.id, self.day)
+        pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
+        await interaction.edit_original_response(embed=pager.current, view=pager)
+        if interaction.message is not None:
+            pager.track(interaction.message.id, interaction)
+
+
+def _shift(day: dt.date, days: int) -> dt.date | None:
+    try:
+        return day + dt.timedelta(days=days)
+    except OverflowError:
+        return None
+
+
+def nav_buttons(feed: DayFeed, day: dt.date) -> list[NavButton]:
+    buttons = []
+    for days, label in ((-1, PREVIOUS_DAY), (1, NEXT_DAY)):
+        if (other := _shift(day, days)) is not None:
+            buttons.append(NavButton(label=_(label), custom_id=feed.custom_id(other), row=1))
+    return buttons
+
+
+def day_title(title: str, day: dt.date) -> str:
+    """``Mass readings — Tuesday 1 December 2026`` in the current locale; ``title`` in English."""
+    # Translators: the title of a day's feed: {feed} is "Mass readings" or "Saints of the day",
+    # {date} the long date, "Tuesday 1 December 2026".
+    return _("{feed} — {date}").format(feed=_(title), date=long_date(day))
+
+
+def build_pager(
+    button: type[DayButton], day: dt.date, result: Fetched, *, author_id: int
+) -> DayPager:
+    """The day's pages (or the friendly not-found notice) with previous/next day buttons."""
+    feed = button.feed
+    title = day_title(feed.title, day)
+    if isinstance(result, NotFound):
+        pages = [notice_embed(title, _(feed.not_found))]
+        full_text = None
+    else:
+        pages = text_pages(title, result.text, feed.skill, task_id=result.task_id)
+        full_text = result.text
+    pager = DayPager(
+        pages, author_id=author_id, full_text=full_text, filename=f"{feed.name}-{day}.md"
+    )
+    for item in [*nav_buttons(feed, day), *feed.extras(result)]:
+        pager.add_item(item)
+    return pager
+
+
+async def show_day(
+    interaction: discord.Interaction[MagisteriumBot],
+    button: type[DayButton],
+    text: str,
+    *,
+    today: dt.date,
+) -> None:
+    """The slash command: resolve locally (no call for a bad date), then defer and fetch."""
+    day = resolve(text, today=today)
+    if day is None:
+        embed = notice_embed(_(UNKNOWN_DATE_TITLE), _(UNKNOWN_DATE_TEXT), colour=ERROR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+        return
+    await defer(interaction, ephemeral=False)
+    result = await button.feed.fetch(interaction.client, interaction.user.id, day)
+    await build_pager(button, day, result, author_id=interaction.user.id).send(interaction)

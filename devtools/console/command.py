@@ -1,0 +1,125 @@
+"""`python -m bot console [-c "/ask question:…"] [-v]`: the bot offline, without Discord."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+
+from bot.accounts import EncryptionKeyError
+from bot.cli.common import CLIError, fail, load_settings
+from bot.cli.quiet_logs import logs_to_stderr
+from bot.storage import StorageUnavailable
+from devtools.console.session import ConsoleSession
+from devtools.console.startup import HarnessUnavailable, load_harness, open_session
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = """\
+Runs the real bot without Discord: each line is sent as a real slash-command interaction
+through the bot's CommandTree, and what Discord would show is printed as text (embeds, fields,
+numbered buttons and menus, an "(only you can see this)" mark for private replies).
+
+It talks to an in-process fake Magisterium unless MAGISTERIUM_TOKEN is set (then to
+MAGISTERIUM_API_URL with that token), and keeps its data in a temporary SQLite database unless
+DATABASE_URL is set. Lines look like Discord's:
+
+  /ask question:What is grace? private:true
+  /readings date:tomorrow
+  /search query:social justice
+
+A value runs to the next option name of that command followed by a colon; double quotes
+around a value are dropped. Then `click N`, `select N CHOICE` and `submit TEXT` act on the
+last reply; `help` lists every command, `quit` (or Ctrl-D) leaves.
+
+Exit status with -c: 0 when the bot answered, 1 when the line was refused or the bot answered
+with an error message (a red error embed) or not at all, 2 when the console could not start.
+Logs go to stderr, at WARNING unless -v."""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "console",
+        help="try the bot offline: slash commands in a terminal, answers as text",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-c",
+        dest="line",
+        metavar="COMMAND",
+        help='run one line (e.g. "/ask question:What is grace?"), print the reply, exit',
+    )
+    # SUPPRESS: without -v here, `python -m bot -v console` keeps its own -v.
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log at DEBUG"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logs_to_stderr(verbose=args.verbose)
+    if not args.verbose:
+        # Offline, discord.py's warnings (no voice libraries, gateway hiccups) are only noise.
+        logging.getLogger("discord").setLevel(logging.ERROR)
+    try:
+        env = load_settings()
+        harness_module = load_harness()
+    except CLIError as error:
+        return fail(error)
+    except HarnessUnavailable as error:
+        return fail(CLIError(str(error)))
+    with asyncio.Runner() as runner:
+        stack = contextlib.AsyncExitStack()
+        try:
+            session = runner.run(open_session(env, harness_module, stack))
+        except (EncryptionKeyError, StorageUnavailable, ValueError) as error:
+            runner.run(stack.aclose())
+            return fail(CLIError(f"the bot did not start: {error}"))
+        except Exception as error:
+            log.debug("the console did not start", exc_info=True)
+            runner.run(stack.aclose())
+            hint = "" if args.verbose else " (run with -v for details)"
+            return fail(CLIError(f"the bot did not start: {type(error).__name__}{hint}"))
+        try:
+            print(session.description, flush=True)
+            if args.line is not None:
+                return _run_one(runner, session, args.line)
+            return _interactive(runner, session)
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            runner.run(stack.aclose())
+
+
+def _run_one(runner: asyncio.Runner, session: ConsoleSession, line: str) -> int:
+    reply = runner.run(session.run_line(line))
+    print(reply.text)
+    return 1 if reply.failed else 0
+
+
+def _interactive(runner: asyncio.Runner, session: ConsoleSession) -> int:
+    prompt = ""
+    if sys.stdin.isatty():
+        prompt = "> "
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - line editing and history for input()
+        print("Type /help for the bot's commands, help for the console's, quit to leave.")
+    while True:
+        try:
+            line = input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            if prompt:
+                print()
+            return 0
+        if line.strip() in ("quit", "exit"):
+            return 0
+        try:
+            reply = runner.run(session.run_line(line))
+        except KeyboardInterrupt:
+            print("(interrupted)")
+            continue
+        if reply.text:
+            print(reply.text, flush=True)

@@ -1,0 +1,234 @@
+"""One console line through the bot: :meth:`ConsoleSession.run_line` sends it as a real
+interaction (a slash command, a click, a menu choice or a form) with the offline Discord
+harness and returns what Discord would show, as text. ``console_setup`` starts the session.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.render.look import ERROR
+from devtools.console.parse import (
+    ATTACHMENT,
+    CHANNEL,
+    ROLE,
+    CommandSpec,
+    ConsoleInputError,
+    EntityValue,
+    parse_slash,
+)
+from devtools.console.render import Control, Rendered, render_modal_inputs, render_result
+
+log = logging.getLogger(__name__)
+
+# The console's person runs everything a server owner could, /daily included.
+OWNER = discord.Permissions.all()
+CONSOLE_HELP = """\
+Console commands:
+  click N               press button [N] of the last reply
+  select N CHOICE       pick CHOICE (its number, label or value) in menu [N]
+  submit TEXT           fill in and send the form the last reply opened
+  help                  this list
+  quit                  leave (Ctrl-D too)"""
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    failed: bool = False  # an input the console refused, or an error shown by the bot
+
+
+@dataclass
+class ConsoleSession:
+    harness: Any  # devtools.discord.Harness, started
+    commands: list[CommandSpec]
+    description: str  # which Magisterium and which database, for the banner
+    _controls: list[Control] = field(default_factory=list)
+    _modal: Any = None  # the InteractionResult that opened the form still waiting
+    _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
+
+    async def run_line(self, line: str) -> Reply:
+        """What Discord would show for one console line; never raises for bad input."""
+        text = line.strip()
+        verb, _, rest = text.partition(" ")
+        try:
+            if not text:
+                return Reply("")
+            if text.startswith("/"):
+                return await self._slash(text)
+            if verb == "help":
+                return Reply(self.help_text())
+            if verb == "click":
+                return await self._click(rest)
+            if verb == "select":
+                return await self._select(rest)
+            if verb == "submit":
+                return await self._submit(rest)
+            return Reply(f"{text!r} is not a command: start with / (try /help) or type help", True)
+        except ConsoleInputError as error:
+            return Reply(str(error), failed=True)
+        except Exception as error:  # the harness refusing or the bot failing: one line each
+            log.debug("console line failed: %s", text, exc_info=True)
+            return Reply(f"error: {_one_line(error)}", failed=True)
+
+    def help_text(self) -> str:
+        lines = ["Slash commands (options as name:value, like Discord):"]
+        for command in self.commands:
+            lines.append(f"  {command.usage()}")
+            if command.description:
+                lines.append(f"      {command.description}")
+        return "\n".join([*lines, CONSOLE_HELP])
+
+    async def _slash(self, text: str) -> Reply:
+        invocation = parse_slash(text, self.commands)
+        options = {
+            name: self._entity(value) if isinstance(value, EntityValue) else value
+            for name, value in invocation.values.items()
+        }
+        result = await self.harness.slash(
+            invocation.command.name, options=options, member_permissions=OWNER
+        )
+        return self._show(result)
+
+    async def _click(self, rest: str) -> Reply:
+        control = self._control(rest.strip(), "click N")
+        if control.is_select:
+            raise ConsoleInputError(f"[{control.number}] is a menu: select {control.number} …")
+        if control.link:
+            return Reply(f"[{control.number}] is a link; open it in a browser: {control.link}")
+        custom_id = control.component["custom_id"]
+        result = await self.harness.click(control.message_id, custom_id, member_permissions=OWNER)
+        return self._show(result)
+
+    async def _select(self, rest: str) -> Reply:
+        number, _, choice = rest.strip().partition(" ")
+        control = self._control(number, "select N CHOICE")
+        if not control.is_select:
+            raise ConsoleInputError(f"[{control.number}] is a button: click {control.number}")
+        values = [_option_value(control, part.strip()) for part in _choices(control, choice)]
+        result = await self.harness.select(
+            control.message_id, control.component["custom_id"], values, member_permissions=OWNER
+        )
+        return self._show(result)
+
+    async def _submit(self, rest: str) -> Reply:
+        if self._modal is None:
+            raise ConsoleInputError("no form is open: submit fills in the form a reply opened")
+        values = _form_values(self._modal_inputs, rest.strip())
+        result = await self.harness.submit_modal(self._modal, values, member_permissions=OWNER)
+        self._modal, self._modal_inputs = None, []
+        return self._show(result)
+
+    def _show(self, result: Any) -> Reply:
+        rendered: Rendered = render_result(result, self._name)
+        if result.visible_messages:
+            self._controls = rendered.controls
+        if rendered.modal_inputs:
+            self._modal, self._modal_inputs = result, rendered.modal_inputs
+        errors = [
+            embed
+            for message in result.visible_messages
+            for embed in message.payload.get("embeds") or []
+            if embed.get("color") == ERROR.value
+        ]
+        return Reply(rendered.text, failed=bool(errors) or result.callback_type is None)
+
+    def _name(self, kind: str, ident: int) -> str | None:
+        """The name Discord shows for a <#channel>, <@person> or <@&role> mention."""
+        if kind == "#":
+            return getattr(self.harness.bot.get_channel(ident), "name", None)
+        if kind == "@":
+            found = self.harness.bot.get_user(ident)
+        else:
+            found = self.harness.guild.get_role(ident)
+        return None if found is None else str(found.name)
+
+    def _control(self, number: str, usage: str) -> Control:
+        if not number.isdigit():
+            raise ConsoleInputError(f"usage: {usage}")
+        if not self._controls:
+            raise ConsoleInputError("the last reply has no buttons or menus")
+        for control in self._controls:
+            if control.number == int(number):
+                if control.component.get("disabled"):
+                    raise ConsoleInputError(f"[{number}] is disabled")
+                return control
+        last = len(self._controls)
+        raise ConsoleInputError(f"there is no [{number}]; the last reply has 1-{last}")
+
+    def _entity(self, value: EntityValue) -> Any:
+        """The channel, role, person or file a typed option names."""
+        name = value.text.lstrip("#@")
+        guild: discord.Guild = self.harness.guild
+        if value.type == CHANNEL:
+            found = discord.utils.get(guild.text_channels, name=name)
+            return found or self.harness.make_text_channel(name)
+        if value.type == ROLE:
+            role = discord.utils.get(guild.roles, name=name)
+            if role is None:
+                roles = ", ".join(r.name for r in guild.roles)
+                raise ConsoleInputError(f"no role {name!r} in the console's server; it has {roles}")
+            return role
+        if value.type == ATTACHMENT:
+            path = Path(value.text).expanduser()
+            try:
+                return (path.name, path.read_bytes())
+            except OSError as error:
+                raise ConsoleInputError(f"cannot read {path}: {error.strerror}") from None
+        default = self.harness.default_user
+        return default if name in ("me", default.name) else self.harness.user(name=name)
+
+
+def _choices(control: Control, typed: str) -> list[str]:
+    if not typed:
+        raise ConsoleInputError(f"usage: select {control.number} CHOICE")
+    several = int(control.component.get("max_values", 1)) > 1
+    return typed.split(",") if several else [typed]
+
+
+def _option_value(control: Control, typed: str) -> str:
+    """The value of the option typed by its number, its value, or its label (or a part of the
+    label that only one option has)."""
+    options: list[dict[str, Any]] = control.component.get("options") or []
+    if not options:
+        raise ConsoleInputError("the console cannot pick users, roles or channels in a menu")
+    if typed.isdigit() and 1 <= int(typed) <= len(options):
+        return str(options[int(typed) - 1]["value"])
+    wanted = typed.lower()
+    for option in options:
+        if wanted in (str(option["value"]).lower(), str(option.get("label", "")).lower()):
+            return str(option["value"])
+    partial = [o for o in options if wanted in str(o.get("label", "")).lower()]
+    if len(partial) == 1:
+        return str(partial[0]["value"])
+    raise ConsoleInputError(f"[{control.number}] has no option {typed!r}; pick 1-{len(options)}")
+
+
+def _form_values(inputs: list[dict[str, Any]], typed: str) -> dict[str, str]:
+    """One field takes the whole text; several are numbered: ``1:first 2:second``."""
+    if len(inputs) == 1:
+        return {inputs[0]["custom_id"]: typed}
+    matches = list(re.finditer(r"(?:^|(?<=\s))(\d+):", typed))
+    if not matches or matches[0].start() > 0:
+        raise ConsoleInputError("\n".join(["usage:", *render_modal_inputs(inputs)]))
+    values: dict[str, str] = {}
+    for match, following in zip(matches, [*matches[1:], None], strict=True):
+        number = int(match.group(1))
+        if not 1 <= number <= len(inputs):
+            raise ConsoleInputError(f"the form has fields 1-{len(inputs)}, not {number}")
+        end = following.start() if following is not None else len(typed)
+        values[inputs[number - 1]["custom_id"]] = typed[match.end() : end].strip()
+    return values
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, ExceptionGroup):
+        return "; ".join(_one_line(inner) for inner in error.exceptions)
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 400 else text[:400] + "…"
