@@ -59,7 +59,7 @@ def browser_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDri
     if missing:
         pytest.fail(
             f"{', '.join(missing)} missing: apt-get install chromium chromium-driver "
-            "(.ci/run does it)"
+            "(python -m devtools test does it)"
         )
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)

@@ -16,7 +16,7 @@ import socket
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.accounts import TokenCipher, generate_key
 from bot.storage import Database
+from tests.fakes import FakeWallClock
 
 T = TypeVar("T")
 
@@ -150,22 +151,9 @@ def closed_port() -> int:
     return port
 
 
-class FakeClock:
-    """An aware UTC wall clock that moves only when a test moves it."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(datetime(2025, 3, 1, 10, 59, 30, tzinfo=UTC))
+def clock() -> FakeWallClock:
+    return FakeWallClock(datetime(2025, 3, 1, 10, 59, 30, tzinfo=UTC))
 
 
 @pytest.fixture

@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import gettext
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from bot.i18n import compiled_catalogues
+from devtools.discord.messages import http_error
+
+if TYPE_CHECKING:
+    from devtools.discord import Harness
+
 
 class FakeClock:
     """A monotonic clock that only moves when something sleeps on it (or a test advances it)."""
@@ -19,3 +32,77 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+class Wrapping(gettext.NullTranslations):
+    """A catalogue that "translates" by wrapping: ⟦message⟧ (the form ``n`` picks)."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+def wrap_locales(monkeypatch: pytest.MonkeyPatch, wraps: Callable[[str], bool]) -> None:
+    """Locales for which ``wraps(locale)`` is true "translate" by wrapping; the others are the
+    English source. The real catalogues stand aside (translators fill those in)."""
+    source, wrapping = gettext.NullTranslations(), Wrapping()
+
+    def translations(locale: str) -> gettext.NullTranslations:
+        return wrapping if wraps(locale) else source
+
+    # gettext/ngettext look the function up in their own module at each call.
+    monkeypatch.setattr(compiled_catalogues, "translations", translations)
+
+
+class FakeWallClock:
+    """An aware UTC wall clock that moves only when a test moves it."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+async def refuse_thread(*args: Any, **kwargs: Any) -> Any:
+    """``bot.http.start_thread_with_message`` where the bot may not start threads: Discord's
+    403 Missing Permissions (50013). The bot then answers in place."""
+    raise http_error(403, 50013, "Missing Permissions")
+
+
+class FakeThreads:
+    """``bot.http.start_thread_with_message`` answering as Discord does (dpytest has no
+    threads): each thread it opens is recorded, with the message it was opened on."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+        self.opened: list[dict[str, Any]] = []
+
+    async def __call__(self, channel_id: int, message_id: int, **fields: Any) -> dict[str, Any]:
+        channel = self.harness.channel
+        bot_user = self.harness.bot.user
+        assert bot_user is not None
+        data = {
+            "id": str(channel.id + 1000 + len(self.opened)),
+            "type": 11,
+            "guild_id": str(channel.guild.id),
+            "parent_id": str(channel_id),
+            "owner_id": str(bot_user.id),
+            "name": fields["name"],
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "locked": False,
+                "archive_timestamp": "2026-01-01T00:00:00+00:00",
+            },
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+        }
+        self.opened.append({"message_id": message_id, **data})
+        return data

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from bot.accounts import QuotaExceeded, SharedTokenQuota
 from bot.storage import Database, SharedTokenUsageRow
-from tests.conftest_db import FakeClock
+from tests.fakes import FakeWallClock
 
 
 async def outcomes(
@@ -40,7 +40,7 @@ async def stored_counts(db: Database, user_id: int) -> dict[str, int]:
 
 
 async def test_requests_are_counted_until_the_hourly_limit(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=3, qa_per_hour=1, clock=clock)
     assert await quota.remaining(1) == (3, 1)
@@ -57,7 +57,7 @@ async def test_requests_are_counted_until_the_hourly_limit(
 
 
 async def test_an_expensive_request_takes_from_both_pools(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=5, qa_per_hour=2, clock=clock)
     await quota.consume(1, expensive=True)
@@ -74,7 +74,7 @@ async def test_an_expensive_request_takes_from_both_pools(
 
 
 async def test_a_refused_expensive_request_leaves_the_qa_pool_alone(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=1, qa_per_hour=5, clock=clock)
     await quota.consume(1, expensive=False)
@@ -86,7 +86,7 @@ async def test_a_refused_expensive_request_leaves_the_qa_pool_alone(
 
 
 async def test_a_new_hour_starts_afresh_and_old_windows_are_dropped(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=1, qa_per_hour=1, clock=clock)
     await quota.consume(1, expensive=True)
@@ -102,7 +102,7 @@ async def test_a_new_hour_starts_afresh_and_old_windows_are_dropped(
     assert windows == [clock.now]
 
 
-async def test_a_zero_limit_refuses_at_once(database: Database, clock: FakeClock) -> None:
+async def test_a_zero_limit_refuses_at_once(database: Database, clock: FakeWallClock) -> None:
     quota = SharedTokenQuota(database, per_hour=10, qa_per_hour=0, clock=clock)
     with pytest.raises(QuotaExceeded) as raised:
         await quota.consume(1, expensive=True)
@@ -111,7 +111,7 @@ async def test_a_zero_limit_refuses_at_once(database: Database, clock: FakeClock
 
 
 async def test_concurrent_requests_admit_exactly_the_limit(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=7, qa_per_hour=7, clock=clock)
     results = await outcomes(quota, 1, attempts=20, expensive=False)
@@ -120,7 +120,7 @@ async def test_concurrent_requests_admit_exactly_the_limit(
 
 
 async def test_concurrent_expensive_requests_admit_exactly_the_qa_limit(
-    database: Database, clock: FakeClock
+    database: Database, clock: FakeWallClock
 ) -> None:
     quota = SharedTokenQuota(database, per_hour=10, qa_per_hour=3, clock=clock)
     results = await outcomes(quota, 1, attempts=12, expensive=True)

@@ -22,7 +22,7 @@ from bot.accounts import (
 from bot.accounts.rotation import rotate_every_secret
 from bot.storage import Base, Database, LinkedAccountRow, SharedTokenUsageRow
 from bot.storage.models import USER_ID_COLUMN
-from tests.conftest_db import FakeClock
+from tests.fakes import FakeWallClock
 
 TOKENS = {1: "mag-token-alpha-5b1e0c", 2: "mag-token-bravo-93d7aa", 3: "mag-token-charlie-0f42"}
 
@@ -47,7 +47,7 @@ async def ciphertexts(db: Database) -> dict[int, str]:
 
 
 async def test_link_get_and_unlink(
-    database: Database, cipher: TokenCipher, clock: FakeClock
+    database: Database, cipher: TokenCipher, clock: FakeWallClock
 ) -> None:
     registry = TokenRegistry(database, cipher, clock=clock)
     assert await registry.get(1) is None
@@ -67,7 +67,7 @@ async def test_link_get_and_unlink(
 
 
 async def test_linking_again_replaces_the_token_and_restarts_linked_at(
-    database: Database, cipher: TokenCipher, clock: FakeClock
+    database: Database, cipher: TokenCipher, clock: FakeWallClock
 ) -> None:
     registry = TokenRegistry(database, cipher, clock=clock)
     await registry.link(1, SecretStr(TOKENS[1]))
@@ -83,7 +83,9 @@ async def test_linking_again_replaces_the_token_and_restarts_linked_at(
     assert await registry.count() == 1
 
 
-async def test_status_changes(database: Database, cipher: TokenCipher, clock: FakeClock) -> None:
+async def test_status_changes(
+    database: Database, cipher: TokenCipher, clock: FakeWallClock
+) -> None:
     registry = TokenRegistry(database, cipher, clock=clock)
     await registry.link(1, SecretStr(TOKENS[1]))
     clock.advance(minutes=5)

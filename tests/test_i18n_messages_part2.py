@@ -8,7 +8,6 @@ Magisterium's own words and the person's question stay as they are, and English 
 from __future__ import annotations
 
 import asyncio
-import gettext
 import re
 from typing import Any
 
@@ -19,9 +18,9 @@ from bot.a2a import errors
 from bot.accounts.errors import QuotaExceeded, WrongEncryptionKey
 from bot.app import lifecycle
 from bot.app.error_reporting import error_embed_for
-from bot.app.user_errors import message_for
-from bot.i18n import compiled_catalogues, using_locale
+from bot.i18n import using_locale
 from bot.limits import LimiterBusy
+from bot.services.user_errors import message_for
 from bot.storage import StorageUnavailable
 from cogs.account.views import TOKEN_FIELD_ID
 from cogs.dm.views import NEW_CONVERSATION_ID as DM_NEW_CONVERSATION_ID
@@ -29,32 +28,18 @@ from cogs.qa.followups import NEW_CONVERSATION_ID, QUESTION_FIELD_ID
 from cogs.qa.text import thread_name
 from devtools.discord import Harness, HarnessUser
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.fakes import wrap_locales
 
 QUESTION = "What is grace?"
 _WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-class Wrapping(gettext.NullTranslations):
-    """A catalogue that "translates" by wrapping: ⟦message⟧ (the form ``n`` picks)."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
 
 
 @pytest.fixture(autouse=True)
 def wrapping_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     """English is the source (plain); every other locale wraps."""
-    english = gettext.NullTranslations()
-    wrapping = Wrapping()
-
-    def translations(locale: str) -> gettext.NullTranslations:
-        return english if locale == "en" else wrapping
-
-    # gettext/ngettext look the function up in their own module at each call.
-    monkeypatch.setattr(compiled_catalogues, "translations", translations)
+    wrap_locales(monkeypatch, lambda locale: locale != "en")
 
 
 def all_wrapped(text: str) -> bool:

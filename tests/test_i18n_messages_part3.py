@@ -7,37 +7,27 @@ message that skipped the catalogue shows up plain.
 
 from __future__ import annotations
 
-import gettext
 from typing import Any
 
 import pytest
 
-import bot.i18n.compiled_catalogues
 from bot.a2a.lookup_values import label
 from bot.i18n import DEFAULT_LOCALE, using_locale
 from bot.render.charts import chart_series, translated_labels
 from bot.render.profile_labels import FIELD_LABELS, field_name, metric_name
 from cogs._lookups.components import saints_select
 from devtools.discord import Harness, InteractionResult
+from tests.fakes import wrap_locales
 
 JSON = dict[str, Any]
 KNOWN = {label(key) for key in FIELD_LABELS}
 
 
-class Wrapping(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
 
 
 @pytest.fixture(autouse=True)
 def wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
-    def translations(locale: str) -> gettext.NullTranslations:
-        return gettext.NullTranslations() if locale == DEFAULT_LOCALE else Wrapping()
-
-    monkeypatch.setattr(bot.i18n.compiled_catalogues, "translations", translations)
+    wrap_locales(monkeypatch, lambda locale: locale != DEFAULT_LOCALE)
 
 
 def _w(text: str | None) -> bool:

@@ -23,14 +23,14 @@ from bot.settings import Settings, checked_base_url
 from bot.storage import Database
 from bot.storage.migrate import HEAD_REVISION
 from bot.storage.types import UTCDateTime
-from tests.conftest_db import FakeClock
+from tests.fakes import FakeWallClock
 from tests.test_daily_store import _alembic
 
 USER = 4242
 
 
 @pytest.fixture
-def states(database: Database, cipher: TokenCipher, clock: FakeClock) -> StateStore:
+def states(database: Database, cipher: TokenCipher, clock: FakeWallClock) -> StateStore:
     return StateStore(database, cipher, clock=clock)
 
 
@@ -124,7 +124,9 @@ async def test_a_state_without_a_discord_name_cannot_start(states: StateStore) -
     assert refused.value.reason == "unknown"
 
 
-async def test_an_unknown_or_expired_state_is_refused(states: StateStore, clock: FakeClock) -> None:
+async def test_an_unknown_or_expired_state_is_refused(
+    states: StateStore, clock: FakeWallClock
+) -> None:
     with pytest.raises(StateProblem) as unknown:
         await states.peek("not-a-state")
     assert unknown.value.reason == "unknown"
@@ -163,7 +165,7 @@ async def test_unlinking_ends_a_sign_in_in_progress(
 
 
 async def test_refresh_tokens_are_encrypted_rotated_and_replaced(
-    database: Database, key: str, clock: FakeClock
+    database: Database, key: str, clock: FakeWallClock
 ) -> None:
     cipher = TokenCipher.from_setting(key)
     assert cipher is not None
@@ -267,7 +269,7 @@ async def test_migration_0005_keeps_existing_accounts(database_url: str, key: st
 
 
 async def test_migration_0006_keeps_a_sign_in_in_progress(
-    database_url: str, key: str, clock: FakeClock
+    database_url: str, key: str, clock: FakeWallClock
 ) -> None:
     """A state made before 0006 survives it (without a name its page cannot start it), and a
     downgrade keeps the states made after."""

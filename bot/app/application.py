@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.composition import Services, open_services
+from bot.app.error_reporting import report_interaction_error
 from bot.app.heap import freeze_startup_heap
 from bot.app.invite import invite_url
 from bot.app.tree import MagisteriumTree
@@ -185,6 +186,12 @@ class MagisteriumBot(commands.AutoShardedBot):
     ) -> None:
         """A command that ran to its end; failed ones are counted by bot.app.error_reporting."""
         self.metrics.command_finished(command.qualified_name, "ok")
+
+    async def report_interaction_error(
+        self, interaction: discord.Interaction[Any], error: BaseException, *, where: str
+    ) -> None:
+        """The one error path, for the views and modals of ``bot.render.views``."""
+        await report_interaction_error(interaction, error, where=where)
 
 
 def default_intents() -> discord.Intents:

@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 
 from bot.app.respond import send_private
-from bot.app.user_errors import UserMessage, message_for
 from bot.i18n import N_, _, ngettext, use_interaction_locale
 from bot.observability.metrics import Metrics, Outcome
 from bot.render.upstream import error_with_quote, magisterium_reply
+from bot.services.user_errors import UserMessage, message_for
 
 log = logging.getLogger(__name__)
 

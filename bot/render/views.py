@@ -1,16 +1,40 @@
-"""Base classes for every view and modal: errors go through the one reporting path."""
+"""Base classes for every view and modal: errors go through the one reporting path.
+
+That path belongs to the application (``bot.app.error_reporting``: storage, limits and accounts
+errors mapped to messages), so it reaches these classes through the client that dispatched the
+interaction, its ``report_interaction_error``, rather than an import into the render layer.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+import logging
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
-from bot.app.error_reporting import report_interaction_error
 from bot.i18n import use_interaction_locale
 
 if TYPE_CHECKING:
     from discord.ui.view import ViewStore
+
+log = logging.getLogger(__name__)
+
+
+class ErrorReporter(Protocol):
+    async def __call__(
+        self, interaction: discord.Interaction[Any], error: BaseException, *, where: str
+    ) -> None: ...
+
+
+async def report_interaction_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, where: str
+) -> None:
+    """Hand ``error`` to the client's reporter (the bot's one error path); log it without one."""
+    reporter: ErrorReporter | None = getattr(interaction.client, "report_interaction_error", None)
+    if reporter is None:
+        log.error("unhandled error in %s", where, exc_info=error)
+        return
+    await reporter(interaction, error, where=where)
 
 
 class BaseView(discord.ui.View):

@@ -14,8 +14,8 @@ from pydantic import SecretStr
 from bot.accounts.keys import token_key
 from bot.accounts.quota import SharedTokenQuota
 from bot.accounts.registry import LinkedAccount, TokenRegistry
-from bot.app.user_errors import LINK_HINT, UserFacingError
 from bot.i18n import N_, _
+from bot.services.user_errors import LINK_HINT, UserFacingError
 
 TokenSource = Literal["own", "shared"]
 

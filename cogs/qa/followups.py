@@ -18,11 +18,11 @@ import discord
 from bot.a2a import errors
 from bot.a2a.results import Answer, parse_answer
 from bot.app.respond import defer
-from bot.app.user_errors import QuestionDeclined, UserFacingError
 from bot.i18n import N_, _
 from bot.render.discord_limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
+from bot.services.user_errors import QuestionDeclined, UserFacingError
 from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_source
 from cogs.qa.clarify import Clarification
 from cogs.qa.text import (

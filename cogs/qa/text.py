@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bot.app.user_errors import UserFacingError
 from bot.app.user_input import strip_invisible
 from bot.i18n import _
 from bot.render.discord_limits import BUTTON_LABEL
 from bot.render.split import truncate
+from bot.services.user_errors import UserFacingError
 
 MAX_QUESTION = 2000
 THREAD_NAME = 100
