@@ -61,7 +61,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
 from bot.daily import Feed  # noqa: E402
 from bot.daily.clock import local_date  # noqa: E402
-from cogs.daily.scheduler import TickReport  # noqa: E402
+from bot.daily.planner import Tick, TickReport  # noqa: E402
 from devtools.discord import Harness  # noqa: E402
 from devtools.discord.fixtures import harness_settings  # noqa: E402
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
@@ -308,9 +308,9 @@ def instrument(bot: MagisteriumBot, cog: Any) -> Timers:
     timers = Timers()
     store = bot.services.schedules
     timers.wrap(store, "live", "ScheduleStore.live")
-    timers.wrap(cog.scheduler, "_check", "DailyScheduler._check")
-    timers.wrap(cog.scheduler, "_fetch", "DailyScheduler._fetch")
-    for name in ("claim", "claim_or_take_over"):  # whichever the scheduler calls
+    timers.wrap(cog.sender, "_check", "DailySender._check")
+    timers.wrap(Tick, "fetch", "Tick.fetch")
+    for name in ("claim", "claim_or_take_over"):  # whichever the planner calls
         if hasattr(store, name):
             timers.wrap(store, name, f"ScheduleStore.{name}")
     timers.wrap(discord.abc.Messageable, "send", "channel.send (fake Discord)")
@@ -466,7 +466,7 @@ async def bench(args: argparse.Namespace) -> list[str]:
             boot = Timed(time.perf_counter() - started, 0.0)
             guilds, saves = await populate(bot, harness, plan)
             cog: Any = bot.get_cog("DailyCog")
-            concurrency = cog.scheduler.config.concurrency
+            concurrency = cog.sender.planner.config.concurrency
             print_setup(
                 args,
                 plan,

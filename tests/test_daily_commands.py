@@ -7,7 +7,6 @@ aware datetimes (``cog.tick(now)``). Nothing sleeps.
 from __future__ import annotations
 
 import datetime as dt
-import gettext
 import re
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -20,9 +19,11 @@ from pydantic import SecretStr
 from bot.app import MagisteriumBot
 from bot.app.composition import Services
 from bot.daily import Feed, ScheduleStatus
-from bot.i18n import LANGUAGES, compiled_catalogues
+from bot.i18n import LANGUAGES
 from devtools.discord import CommandUnavailable, Harness, InteractionResult
 from devtools.fake_magisterium import FakeMagisterium
+from tests.embed_parts import assert_not_shown, assert_shown, everything_shown
+from tests.fakes import wrap_locales
 
 EPHEMERAL = 64
 ADMIN = discord.Permissions(manage_guild=True)
@@ -121,8 +122,9 @@ def _private_reply(result: InteractionResult) -> None:
     message = result.message
     assert message is not None and message.flags & EPHEMERAL
     assert not result.rejected
-    shown = str(result.embeds) + str(result.contents)
-    assert not any(marker in shown for marker in TRACEBACK_MARKERS), shown
+    shown = [*everything_shown(result.embeds), *result.contents]
+    leaked = [text for text in shown if any(marker in text for marker in TRACEBACK_MARKERS)]
+    assert leaked == []
 
 
 def _ts(instant: dt.datetime) -> str:
@@ -166,7 +168,7 @@ async def test_set_confirms_privately_with_local_and_utc_time_and_persists(
     assert f"pinging {role.mention}" in text
     assert "**First post:** Tuesday 1 December 2026, 07:00 Europe/Berlin (06:00 UTC)" in text
     assert _ts(SLOT_DEC_1) in text
-    assert "shared account" in str(result.embeds[0]["footer"])
+    assert_shown("shared account", result.embeds, "footer")
     assert fake.count() == 0  # setting up makes no upstream call
 
     schedule = await _services(harness).schedules.get(harness.guild.id, Feed.SAINTS)
@@ -222,7 +224,7 @@ async def test_set_with_a_linked_token_posts_with_the_admins_own_account(
     await _services(harness).registry.link(admin.id, SecretStr("pro-daily-admin"))
     result = await _set(harness, user=admin)
     _private_reply(result)
-    assert "your Magisterium account" in str(result.embeds[0]["footer"])
+    assert_shown("your Magisterium account", result.embeds, "footer")
     schedule = await _services(harness).schedules.get(harness.guild.id, Feed.SAINTS)
     assert schedule is not None
     assert schedule.owner_id == admin.id
@@ -653,24 +655,11 @@ TUESDAY_DE = "Dienstag, 1. Dezember 2026"
 TUESDAY_PL = "wtorek, 1 grudnia 2026"
 
 
-class Wrapping(gettext.NullTranslations):
-    """A catalogue that "translates" by wrapping each message: ⟦message⟧."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-
 @pytest.fixture
 def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
     """German "translates" by wrapping; every other language is the English source."""
 
-    def translations(locale: str) -> gettext.NullTranslations:
-        return Wrapping() if locale == "de" else gettext.NullTranslations()
-
-    monkeypatch.setattr(compiled_catalogues, "translations", translations)
+    wrap_locales(monkeypatch, lambda locale: locale == "de")
 
 
 def _status(result: InteractionResult) -> str:
@@ -777,4 +766,4 @@ async def test_english_daily_texts_do_not_touch_the_german_catalogue(
     result = await _set(harness)
     _private_reply(result)
     assert _title(result) == "Daily saints of the day set"
-    assert "⟦" not in str(result.embeds)
+    assert_not_shown("⟦", result.embeds)

@@ -10,12 +10,13 @@ tokens that stop working, fan-out over many servers, and the post itself as Disc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
-import gettext
 import logging
 import re
 import sys
+import time
 from collections.abc import AsyncIterator
 from types import ModuleType
 from typing import Any
@@ -29,13 +30,16 @@ from pydantic import SecretStr
 from bot.a2a.retry import RetryPolicy
 from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
-from bot.i18n import compiled_catalogues, using_locale
+from bot.i18n import using_locale
 from bot.services.tokens import OWNER_REFUSED
 from bot.storage import Database
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from devtools.discord.fixtures import harness_settings
+from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from devtools.fake_magisterium.martyrology import format_martyrology
+from tests.embed_parts import assert_not_shown, assert_shown
+from tests.fakes import wrap_locales
 
 ADMIN = discord.Permissions(manage_guild=True)
 SAINTS = "saints_of_the_day"
@@ -135,6 +139,16 @@ async def status_text(harness: Harness, channel: discord.TextChannel | None = No
 
 def titles(harness: Harness, channel: discord.TextChannel | None = None) -> list[str]:
     return [str(m.embeds[0]["title"]) for m in harness.messages_in(channel or harness.channel)]
+
+
+def component_texts(components: list[dict[str, Any]]) -> list[str]:
+    """The texts a message's buttons and menus show: labels, placeholders, options."""
+    texts = []
+    for component in walk_components(components):
+        texts += [component.get("label"), component.get("placeholder")]
+        for option in component.get("options") or []:
+            texts += [option.get("label"), option.get("description")]
+    return [text for text in texts if isinstance(text, str)]
 
 
 # -- 1. restarts around the slot
@@ -271,20 +285,20 @@ class TestTwoProcessesOnPostgres:
     async def other(
         self, harness: Harness, postgres_url: str, monkeypatch: pytest.MonkeyPatch
     ) -> AsyncIterator[Any]:
-        """A second DailyScheduler with its own engine and pool: another process.
+        """A second DailySender with its own engine and pool: another process.
 
-        It and the cog's scheduler both read the schedules before either goes on (a barrier
+        It and the cog's sender both read the schedules before either goes on (a barrier
         after ``live()``), so two ticks gathered see the same posts due and race for every
         claim. Its ticks are only ever gathered with the cog's."""
         assert store_of(harness)._db.dialect_name == "postgresql"
         cog = daily_cog(harness)
-        scheduler = daily_module(harness, "scheduler")
+        sender = daily_module(harness, "sender")
         db = Database(postgres_url)
-        second = scheduler.DailyScheduler(
+        second = sender.DailySender(
             harness.bot, ScheduleStore(db), config=cog.config, claimant="process-b"
         )
         both_read = asyncio.Barrier(2)
-        for store in (cog.scheduler.store, second.store):
+        for store in (cog.sender.store, second.store):
             read = store.live
 
             async def live(read: Any = read) -> list[Schedule]:
@@ -551,14 +565,15 @@ async def test_sends_are_bounded_by_the_concurrency_setting(
         await set_daily(harness, channel=channel)
     cog = daily_cog(harness)
     limit = 4
-    cog.scheduler.config = dataclasses.replace(cog.scheduler.config, concurrency=limit)
+    planner = cog.sender.planner
+    planner.config = dataclasses.replace(planner.config, concurrency=limit)
 
     # Claims answered in memory: between the semaphore and the send nothing waits on I/O,
     # so every post the semaphore let through is in the send at once.
-    async def claim(*args: Any, **kwargs: Any) -> bool:
-        return True
+    async def claim_or_take_over(*args: Any, **kwargs: Any) -> str:
+        return "new"
 
-    monkeypatch.setattr(cog.scheduler.store, "claim", claim)
+    monkeypatch.setattr(cog.sender.store, "claim_or_take_over", claim_or_take_over)
     http = harness.bot.http
     recorded_send = http.send_message
     in_flight = peak = 0
@@ -665,7 +680,7 @@ async def _admin_with_token(harness: Harness, token: str) -> HarnessUser:
     admin = harness.user(name="admin")
     await harness.bot.services.registry.link(admin.id, SecretStr(token))
     result = await set_daily(harness, user=admin)
-    assert "posts with your Magisterium account" in str(result.embeds[0])
+    assert_shown("posts with your Magisterium account", result.embeds, "footer")
     return admin
 
 
@@ -743,11 +758,11 @@ async def test_an_outage_keeps_the_schedules_and_a_removal_deletes_them(
     assert await claims_of(harness, feed=Feed.READINGS) == {}
 
 
-# -- 11. nothing raised in a tick stops the loop
+# -- 11. the loop: a tick each whole minute, and nothing raised in a tick stops it
 
 
-async def test_a_failing_tick_is_logged_and_the_loop_body_survives(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+async def test_a_failing_tick_raises_to_its_caller_and_the_next_tick_works(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await set_daily(harness)
     cog = daily_cog(harness)
@@ -756,16 +771,53 @@ async def test_a_failing_tick_is_logged_and_the_loop_body_survives(
         raise RuntimeError("database fell over")
 
     with monkeypatch.context() as patched:
-        patched.setattr(cog.scheduler.store, "live", broken)
-        with pytest.raises(RuntimeError):
+        patched.setattr(cog.sender.store, "live", broken)
+        with pytest.raises(RuntimeError, match="fell over"):
             await cog.tick(SLOT)
-        with caplog.at_level(logging.ERROR):
-            await cog.every_minute.coro(cog)  # the loop's body: it must not raise
+    assert await claims_of(harness) == {}
+    assert (await cog.tick(SLOT)).posted == 1
+
+
+@pytest.mark.looptime
+async def test_every_minute_ticks_each_whole_minute_and_survives_a_failing_tick(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The real ``tasks.loop`` on looptime's virtual clock: the cog's wall clock follows the
+    event loop's time, from half a minute into 05:58."""
+    cog = daily_cog(harness)
+    assert not cog.every_minute.is_running()  # the harness cancelled it
+    loop = asyncio.get_running_loop()
+    zero, real_start = loop.time(), time.monotonic()
+    started = utc(2026, 12, 1, 5, 58, 30)
+    cog.now = lambda: started + dt.timedelta(seconds=loop.time() - zero)
+    ticks: list[tuple[dt.datetime, float]] = []  # (the tick's now, the loop's time then)
+    enough = asyncio.Event()
+
+    async def tick(now: dt.datetime) -> None:
+        ticks.append((now, loop.time() - zero))
+        if len(ticks) == 5:
+            enough.set()
+        if len(ticks) == 2:
+            raise RuntimeError("database fell over")
+
+    monkeypatch.setattr(cog, "tick", tick)
+    with caplog.at_level(logging.ERROR):
+        task = cog.every_minute.start()
+        async with asyncio.timeout(3600):  # virtual seconds: a guard against a hang
+            await enough.wait()
+        cog.every_minute.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    assert [now for now, _ in ticks] == [utc(2026, 12, 1, 5, 58) + n * MINUTE for n in range(5)]
+    assert all(now.utcoffset() == dt.timedelta(0) for now, _ in ticks)
+    assert [at for _, at in ticks] == pytest.approx([0, 30, 90, 150, 210], abs=1e-3)
+    assert time.monotonic() - real_start < 60  # the 210 s went by on the virtual clock
     failures = [r for r in caplog.records if "tick failed" in r.getMessage()]
     assert len(failures) == 1
     assert failures[0].exc_info is not None and failures[0].exc_info[0] is RuntimeError
-
-    assert (await cog.tick(SLOT)).posted == 1  # the next tick works
+    assert task.cancelled() and not cog.every_minute.is_running()
+    assert len(ticks) == 5  # cancelled while waiting: no tick after it
 
 
 async def test_tick_refuses_a_naive_datetime(harness: Harness) -> None:
@@ -832,24 +884,11 @@ TUESDAY_DE = "Dienstag, 1. Dezember 2026"
 TUESDAY_PL = "wtorek, 1 grudnia 2026"
 
 
-class Wrapping(gettext.NullTranslations):
-    """A catalogue that "translates" by wrapping each message: ⟦message⟧."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-
 @pytest.fixture
 def wrapping_german(monkeypatch: pytest.MonkeyPatch) -> None:
     """German "translates" by wrapping; every other language is the English source."""
 
-    def translations(locale: str) -> gettext.NullTranslations:
-        return Wrapping() if locale == "de" else gettext.NullTranslations()
-
-    monkeypatch.setattr(compiled_catalogues, "translations", translations)
+    wrap_locales(monkeypatch, lambda locale: locale == "de")
 
 
 async def test_a_german_server_gets_its_post_dated_in_german(
@@ -885,7 +924,8 @@ async def test_servers_in_different_languages_share_one_fetch(
     assert titles(harness, polish) == [f"Saints of the day — {TUESDAY_PL}"]
     assert titles(harness, english) == [saints_title(DAY)]
     (english_post,) = harness.messages_in(english)
-    assert "⟦" not in str(english_post.embeds) + str(english_post.components)
+    assert_not_shown("⟦", english_post.embeds)
+    assert [text for text in component_texts(english_post.components) if "⟦" in text] == []
 
 
 async def test_an_english_post_is_as_it_always_was(harness: Harness, fake: FakeMagisterium) -> None:

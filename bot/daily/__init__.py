@@ -1,6 +1,7 @@
-"""Daily posts: schedules (one per server and feed), their clock, their store.
+"""Daily posts: schedules (one per server and feed), their clock, their store, and the
+planner's decisions (``bot.daily.planner``: what is due, the claim, the fetch, the outcome).
 
-Nothing here touches Discord; ``cogs.daily`` posts and answers ``/daily``.
+Nothing here touches Discord; ``cogs.daily`` sends the posts and answers ``/daily``.
 """
 
 from bot.daily.clock import DEFAULT_GRACE, due_date, next_post, parse_time, slot_instant

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -13,10 +14,11 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app.respond import defer
-from bot.app.user_errors import UserFacingError
 from bot.daily import Feed, ScheduleStore, suggest_zones
 from bot.daily.clock import local_date, next_post
+from bot.daily.planner import MINUTE, SchedulerConfig, TickReport, minute_to_tick, seconds_until
 from bot.i18n import N_, _, using_locale
+from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs.daily import inputs
 from cogs.daily.checks import POSTABLE_TYPES
@@ -28,7 +30,7 @@ from cogs.daily.replies import (
     preview_header,
     set_embed,
 )
-from cogs.daily.scheduler import DailyScheduler, SchedulerConfig, TickReport
+from cogs.daily.sender import DailySender
 from cogs.daily.status import status_embed
 
 if TYPE_CHECKING:
@@ -82,13 +84,14 @@ class DailyCog(commands.Cog):
         now: Callable[[], dt.datetime] = discord.utils.utcnow,
     ) -> None:
         self.bot = bot
-        self.now = now  # the clock of the commands; the scheduler gets `now` from tick()
+        self.now = now  # the wall clock of the commands and of the loop; tick(now) takes any
         settings = bot.settings
         self.config = SchedulerConfig(
             grace=dt.timedelta(hours=settings.daily_grace_hours),
             concurrency=settings.daily_post_concurrency,
         )
-        self.scheduler = DailyScheduler(bot, self.store, config=self.config)
+        self.sender = DailySender(bot, self.store, config=self.config)
+        self._ticked: dt.datetime | None = None  # the minute of the loop's last tick
 
     @property
     def store(self) -> ScheduleStore:
@@ -100,18 +103,23 @@ class DailyCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.every_minute.cancel()
 
-    # -- the scheduler
+    # -- the daily posts
 
     async def tick(self, now: dt.datetime) -> TickReport:
         """Post every schedule due at ``now`` (aware). The loop calls it each minute."""
-        return await self.scheduler.tick(now)
+        return await self.sender.tick(now)
 
-    @tasks.loop(minutes=1)
+    # No interval of the loop's own: it would be paced on the real clock whatever `self.now`
+    # says. The body ticks for the current whole minute, then waits for the next one.
+    @tasks.loop(seconds=0)
     async def every_minute(self) -> None:
+        minute = minute_to_tick(self._ticked, self.now())
+        self._ticked = minute
         try:
-            await self.tick(discord.utils.utcnow())
+            await self.tick(minute)
         except Exception:  # the loop must survive anything one tick meets
             log.exception("daily posts: tick failed; next tick in a minute")
+        await asyncio.sleep(seconds_until(minute + MINUTE, self.now()))
 
     @every_minute.before_loop
     async def _until_ready(self) -> None:

@@ -7,9 +7,9 @@ import datetime as dt
 
 import discord
 
-from bot.app.user_errors import UserFacingError
 from bot.daily import find_zone, parse_time, suggest_zones
 from bot.i18n import _
+from bot.services.user_errors import UserFacingError
 from cogs.daily.checks import VIEW_CHANNEL, describe_missing, missing_permissions, role_problem
 
 

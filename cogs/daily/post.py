@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
-from bot.a2a.results import Martyrology, NotFound, Readings
+from bot.a2a.results import NotFound
 from bot.app.respond import defer
 from bot.daily import Feed, Schedule
+from bot.daily.planner import Content
 from bot.i18n import N_, _, catalogue_locale
 from bot.render.discord_limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.embeds import notice_embed, text_pages
@@ -29,8 +30,6 @@ from cogs._dates.feeds import ReadingsDay, SaintsDay, saints_menu
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
-
-Content = Readings | Martyrology | NotFound
 
 DAY_BUTTONS: dict[Feed, type[DayButton]] = {Feed.SAINTS: SaintsDay, Feed.READINGS: ReadingsDay}
 # Translators: a button under a daily post that did not fit: opens the whole day's text.

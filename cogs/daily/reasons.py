@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.daily.planner import FAILED, UNREACHABLE
 from bot.daily.store import OWNER_UNLINKED
 from bot.i18n import N_, _
 from bot.services.tokens import OWNER_NOT_LINKED, OWNER_REFUSED, SHARED_ACCOUNT_GONE
@@ -24,11 +25,7 @@ CHANNEL_GONE = N_("The channel was deleted. Run `/daily set` with another channe
 REFUSED = N_("Discord refused the post in {channel} (missing access or permission, code {code}).")
 # Translators: why a daily post was not sent yet: {status} is an HTTP status code (503).
 NOT_TAKEN = N_("Discord did not take the post (HTTP {status}); retrying.")
-# Translators: Magisterium is a proper name (the AI service the bot asks); never translated.
-UNREACHABLE = N_("Magisterium could not be reached (unexpected error); retrying.")
 ROLE_GONE = N_("The role to ping was deleted; posted without a ping.")
-# Translators: why a daily post failed: an error's title, then its explanation.
-FAILED = N_("{title}: {text}")
 
 _FIXED = frozenset(
     {
