@@ -172,6 +172,17 @@ def _run_path(cwd: Path, env: dict[str, str]) -> dict[str, Any]:
     return report
 
 
+def test_the_wheel_carries_the_compiled_catalogues(wheel: Path) -> None:
+    """Every language's messages.mo is packed (the bot loads the compiled catalogues)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {
+        f"bot/locales/{path.relative_to(ROOT / 'bot/locales').as_posix()}"
+        for path in (ROOT / "bot/locales").rglob("messages.mo")
+    }
+    assert len(expected) == 8
+    assert expected <= names, sorted(expected - names)
+
+
 def test_the_run_path_from_the_wheel_imports_no_development_module(
     installed: Path, tmp_path: Path
 ) -> None:

@@ -73,14 +73,7 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
     db = Database(settings.database_url)
     async with contextlib.AsyncExitStack() as cleanup:
         cleanup.push_async_callback(db.close)
-        revision = await db.migrate()
-        log.info("database %s at revision %s", db.display_url, revision)
-        cipher = TokenCipher.from_setting(settings.token_encryption_key)
-        registry = TokenRegistry(db, cipher)
-        await registry.check_startup()
-        quota = SharedTokenQuota(
-            db, settings.shared_quota_per_hour, settings.shared_qa_quota_per_hour
-        )
+        cipher, registry = await _open_accounts(settings, db)
         http = new_http_client(max_connections=settings.upstream_max_connections)
         cleanup.push_async_callback(http.aclose)
         a2a = A2AClient(
@@ -89,16 +82,19 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             retry=CLIENT_RETRY,
             deadline=settings.upstream_deadline_seconds,
         )
+        oauth, oauth_http = _oauth(settings, db, cipher, registry)
+        if oauth_http is not None:
+            cleanup.push_async_callback(oauth_http.aclose)
+        quota = SharedTokenQuota(
+            db, settings.shared_quota_per_hour, settings.shared_qa_quota_per_hour
+        )
+        chooser = TokenChooser(
+            registry, operator_token=settings.magisterium_token, quota=quota, refresher=oauth
+        )
         limiter = Limiter(
             _limiter_config(settings),
             backend=_limiter_backend(settings),
             on_wait=metrics.limiter_waited,
-        )
-        oauth, oauth_http = _oauth(settings, db, cipher, registry)
-        if oauth_http is not None:
-            cleanup.push_async_callback(oauth_http.aclose)
-        chooser = TokenChooser(
-            registry, operator_token=settings.magisterium_token, quota=quota, refresher=oauth
         )
         cache = _cache(settings)
         magisterium = MagisteriumService(
@@ -110,27 +106,37 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             cache=PublicContentCache(cache, metrics=metrics),
             metrics=metrics,
         )
-        conversations = ConversationStore(db)
-        schedules = ScheduleStore(db)
         services = Services(
-            http,
-            a2a,
-            db,
-            registry,
-            quota,
-            chooser,
-            limiter,
-            magisterium,
-            conversations,
-            cache,
-            schedules,
-            metrics,
-            oauth,
-            oauth_http,
+            http=http,
+            a2a=a2a,
+            db=db,
+            registry=registry,
+            quota=quota,
+            chooser=chooser,
+            limiter=limiter,
+            magisterium=magisterium,
+            conversations=ConversationStore(db),
+            cache=cache,
+            schedules=ScheduleStore(db),
+            metrics=metrics,
+            oauth=oauth,
+            oauth_http=oauth_http,
         )
         cleanup.pop_all()  # opened fully: the bot's close() owns them now
         return services
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _open_accounts(
+    settings: Settings, db: Database
+) -> tuple[TokenCipher | None, TokenRegistry]:
+    """The database at the code's revision, and the token registry its key can read."""
+    revision = await db.migrate()
+    log.info("database %s at revision %s", db.display_url, revision)
+    cipher = TokenCipher.from_setting(settings.token_encryption_key)
+    registry = TokenRegistry(db, cipher)
+    await registry.check_startup()
+    return cipher, registry
 
 
 async def check_storage(settings: Settings) -> None:
