@@ -10,6 +10,7 @@ import pytest
 from cogs.dm.views import NEW_CONVERSATION_ID
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_not_shown, assert_shown, shown
 
 
 @pytest.fixture
@@ -38,7 +39,8 @@ async def test_a_three_message_conversation_keeps_its_context(
     assert [r.context_id for r in asks[1:]] == [context, context]
     for exchange in (first, second, third):
         assert exchange.reply_embeds, exchange
-    assert "Who may baptise?" in str(third.reply_embeds)  # the fake names what it continues
+    # The fake names what it continues.
+    assert_shown("Who may baptise?", third.reply_embeds, "description")
     assert NEW_CONVERSATION_ID in first.replies[-1].custom_ids
 
 
@@ -48,7 +50,7 @@ async def test_new_conversation_button_starts_afresh(
     user = harness.user()
     first = await harness.dm_message(user, "What is grace?")
     clicked = await harness.click(first.replies[-1], NEW_CONVERSATION_ID, user=user)
-    assert "New conversation" in str(clicked.embeds)
+    assert shown(clicked.embeds, "title") == ["New conversation"]  # and nothing else
     await harness.dm_message(user, "What is prayer?")
     asks = [r for r in fake.requests if r.skill == "catholic_qa"]
     assert [r.context_id for r in asks] == [None, None]
@@ -66,9 +68,10 @@ async def test_a_message_while_answering_gets_still_working_not_a_second_call(
     assert fake.count(skill="catholic_qa") == 1
     # Both exchanges share one DM channel, so each sees every reply sent meanwhile.
     replies = {reply.id: reply for exchange in (first, second) for reply in exchange.replies}
-    notes = [r for r in replies.values() if "Still working" in str(r.embeds)]
+    notes = [r for r in replies.values() if shown(r.embeds, "title") == ["Still working"]]
     assert len(notes) == 1
-    assert any("catholic_qa" in str(r.embeds) for r in replies.values())
+    footers = [text for r in replies.values() for text in shown(r.embeds, "footer")]
+    assert any("catholic_qa" in text for text in footers), footers
 
 
 async def test_guild_messages_and_empty_dms_are_not_questions(
@@ -87,10 +90,12 @@ async def test_an_upstream_failure_is_one_clear_reply(
     fake.faults.add(Fault.PLAN_REQUIRED)
     user = harness.user()
     exchange = await harness.dm_message(user, "What is grace?")
-    assert "paid Magisterium plan" in str(exchange.reply_embeds)
-    assert "Traceback" not in str(exchange.replies[-1].payload)
+    assert_shown("paid Magisterium plan", exchange.reply_embeds, "title")
+    assert_not_shown("Traceback", exchange.replies[-1].embeds)
+    assert "Traceback" not in exchange.replies[-1].content
     again = await harness.dm_message(user, "What is grace?")
-    assert again.reply_embeds and "paid" not in str(again.reply_embeds)
+    assert again.reply_embeds
+    assert_not_shown("paid", again.reply_embeds)
 
 
 async def test_unlink_forgets_the_conversation(harness: Harness) -> None:
@@ -98,4 +103,21 @@ async def test_unlink_forgets_the_conversation(harness: Harness) -> None:
     await harness.dm_message(user, "What is grace?")
     assert await harness.bot.services.conversations.context_of(user.id) is not None
     await harness.slash("account unlink", user=user, dm=True)
+    assert await harness.bot.services.conversations.context_of(user.id) is None
+
+
+async def test_new_conversation_on_an_answer_sent_before_a_restart(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    user = harness.user()
+    await harness.dm_message(user, "What is grace?")
+    assert await harness.bot.services.conversations.context_of(user.id) is not None
+    button = {"type": 2, "style": 2, "label": "New conversation", "custom_id": NEW_CONVERSATION_ID}
+    old = harness.existing_message(  # no view of this process holds it
+        embeds=[{"title": "What is grace?", "description": "An earlier answer."}],
+        components=[{"type": 1, "components": [button]}],
+    )
+    clicked = await harness.click(old, NEW_CONVERSATION_ID, user=user)
+    assert clicked.callback_type == 4 and not clicked.followups
+    assert shown(clicked.embeds, "title") == ["New conversation"]
     assert await harness.bot.services.conversations.context_of(user.id) is None

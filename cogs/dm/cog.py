@@ -16,7 +16,7 @@ from bot.i18n import _, recent_locale, using_locale
 from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, notice_embed
 from bot.render.pager import Paginator
 from bot.render.upstream import magisterium_asks
-from cogs.dm.views import new_conversation_button
+from cogs.dm.views import NewConversationButton
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -96,7 +96,7 @@ class DirectMessagesCog(commands.Cog):
             full_text=answer_markdown(answer),
             filename="answer.md",
         )
-        pager.add_item(new_conversation_button())
+        pager.add_item(NewConversationButton())
         await pager.send_to(message.channel)
 
     async def _ask_back(self, message: discord.Message, asked: errors.InputRequired) -> None:
@@ -106,5 +106,5 @@ class DirectMessagesCog(commands.Cog):
             await self.bot.services.conversations.remember(message.author.id, asked.context_id)
         embed = asked_back(asked, continues=bool(asked.context_id))
         pager = Paginator([embed], author_id=message.author.id, full_text=None, filename="")
-        pager.add_item(new_conversation_button())
+        pager.add_item(NewConversationButton())
         await pager.send_to(message.channel)

@@ -18,10 +18,22 @@ NEW_CONVERSATION_ID = "dm:new-conversation"
 
 
 class NewConversationButton(
-    ReportedDynamicItem[discord.ui.Button[Any]], template=r"dm:new-conversation"
+    ReportedDynamicItem[discord.ui.Button[Any]], template=NEW_CONVERSATION_ID
 ):
+    """Live views carry this DynamicItem itself, never a plain button with its custom_id:
+    discord.py would run both, and the second response would fail ("Something went wrong").
+    ``BaseView`` keeps the class registered when a view holding it stops."""
+
     def __init__(self) -> None:
-        super().__init__(new_conversation_button())
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button label under an answer (at most 80 characters).
+                label=_("New conversation"),
+                emoji="🆕",
+                style=discord.ButtonStyle.secondary,
+                custom_id=NEW_CONVERSATION_ID,
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -35,24 +47,6 @@ class NewConversationButton(
 
     async def respond(self, interaction: discord.Interaction[Any]) -> None:
         await start_new_conversation(interaction)
-
-
-def new_conversation_button() -> discord.ui.Button[Any]:
-    """The button as a plain item of a live view.
-
-    discord.py unregisters a DynamicItem class for the whole bot when a view holding one
-    stops, so live views carry a plain button with the same custom_id; once the view is gone
-    (timeout, restart), the registered :class:`NewConversationButton` answers the click.
-    """
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        # Translators: a button label under an answer (at most 80 characters).
-        label=_("New conversation"),
-        emoji="🆕",
-        style=discord.ButtonStyle.secondary,
-        custom_id=NEW_CONVERSATION_ID,
-    )
-    button.callback = start_new_conversation  # type: ignore[method-assign]
-    return button
 
 
 async def start_new_conversation(interaction: discord.Interaction[Any]) -> None:
