@@ -26,7 +26,7 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.accounts import TokenCipher, generate_key
 from bot.storage import Database
-from tests.fakes import FakeWallClock
+from tests.fakes import FakeWallClock, cipher_for
 
 T = TypeVar("T")
 
@@ -163,6 +163,4 @@ def key() -> str:
 
 @pytest.fixture
 def cipher(key: str) -> TokenCipher:
-    built = TokenCipher.from_setting(key)
-    assert built is not None
-    return built
+    return cipher_for(key)

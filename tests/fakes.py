@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import gettext
+import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bot.a2a.models import Task
+from bot.accounts import TokenCipher
 from bot.i18n import compiled_catalogues
 from devtools.discord.messages import http_error
 
 if TYPE_CHECKING:
     from devtools.discord import Harness
+    from devtools.fake_magisterium import FakeMagisterium
 
 
 class FakeClock:
@@ -106,3 +111,59 @@ class FakeThreads:
         }
         self.opened.append({"message_id": message_id, **data})
         return data
+
+
+def a2a_request(method: str = "message/send") -> dict[str, Any]:
+    """A JSON-RPC request as the bot sends it: a ``message/send`` question to catholic_qa, or
+    ``method`` (``tasks/get``, ``tasks/cancel``) for task ``t-1``; request id 3."""
+    if method != "message/send":
+        return {"jsonrpc": "2.0", "id": 3, "method": method, "params": {"id": "t-1"}}
+    message = {
+        "kind": "message",
+        "role": "user",
+        "messageId": "m-1",
+        "parts": [{"kind": "text", "text": "What is grace?"}],
+        "metadata": {"skillId": "catholic_qa"},
+    }
+    return {"jsonrpc": "2.0", "id": 3, "method": method, "params": {"message": message}}
+
+
+def wire_bytes(value: Any) -> bytes:
+    """``value`` as the JSON bytes on the wire."""
+    return json.dumps(value).encode()
+
+
+def cipher_for(*keys: str) -> TokenCipher:
+    """The token cipher the setting ``TOKEN_ENCRYPTION_KEY=key1,key2…`` makes (newest first)."""
+    cipher = TokenCipher.from_setting(",".join(keys))
+    assert cipher is not None
+    return cipher
+
+
+def upstream_received(
+    fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch, skill: str = "catholic_qa"
+) -> asyncio.Event:
+    """Set once the fake has received a question for ``skill`` (before any latency it adds):
+    the moment a test interrupts a command that is waiting on Magisterium."""
+    received = asyncio.Event()
+    record = fake.record
+
+    def record_and_signal(facts: Any, *args: Any, **kwargs: Any) -> None:
+        record(facts, *args, **kwargs)
+        if facts.skill == skill:
+            received.set()
+
+    monkeypatch.setattr(fake, "record", record_and_signal)
+    return received
+
+
+def task_of(*parts: dict[str, Any]) -> Task:
+    """A completed task whose one artifact holds ``parts`` (A2A part objects), as parsed."""
+    return Task.model_validate(
+        {
+            "id": "t-1",
+            "contextId": "c-1",
+            "status": {"state": "completed"},
+            "artifacts": [{"artifactId": "a", "parts": list(parts)}],
+        }
+    )

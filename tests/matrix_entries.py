@@ -8,10 +8,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import discord
-
 from devtools.discord import Harness, HarnessUser, InteractionResult, MessageExchange
 from devtools.discord.wire import JSON
+from tests.fakes import refuse_thread
 
 # --- what the person saw --------------------------------------------------------------------
 
@@ -123,7 +122,7 @@ async def via_context_menu(harness: Harness, user: HarnessUser, n: int) -> Shown
 async def via_related(harness: Harness, user: HarnessUser, n: int) -> Shown:
     """A related-question button on an earlier answer (as after a restart: its uncut label is
     the question), answered as a reply where a thread cannot be started."""
-    harness.bot.http.start_thread_with_message = _no_threads  # type: ignore[method-assign]
+    harness.bot.http.start_thread_with_message = refuse_thread  # type: ignore[method-assign]
     custom_id = f"qa:rel:ctx-matrix-{n}:task-matrix-{n}:0"
     button = {"type": 2, "style": 1, "label": QUESTIONS[n], "custom_id": custom_id}
     answer = harness.existing_message(
@@ -131,15 +130,6 @@ async def via_related(harness: Harness, user: HarnessUser, n: int) -> Shown:
         components=[{"type": 1, "components": [button]}],
     )
     return shown_by_interaction(await harness.click(answer, custom_id, user=user))
-
-
-async def _no_threads(*args: Any, **kwargs: Any) -> Any:
-    raise discord.Forbidden(_Forbidden(), {"code": 50013, "message": "Missing Permissions"})
-
-
-class _Forbidden:
-    status = 403
-    reason = "Forbidden"
 
 
 ENTRY_POINTS: dict[str, Ask] = {

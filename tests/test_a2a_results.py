@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.a2a.models import Task
 from bot.a2a.results import (
     Document,
     Martyrology,
@@ -17,17 +16,7 @@ from bot.a2a.results import (
     parse_readings,
     parse_search_results,
 )
-
-
-def _task(*parts: dict[str, Any]) -> Task:
-    return Task.model_validate(
-        {
-            "id": "t-1",
-            "contextId": "c-1",
-            "status": {"state": "completed"},
-            "artifacts": [{"artifactId": "a", "parts": list(parts)}],
-        }
-    )
+from tests.fakes import task_of
 
 
 def _text(text: str) -> dict[str, Any]:
@@ -78,7 +67,7 @@ def test_other_citation_shapes_keep_what_is_present() -> None:
 
 
 def test_answer_with_citations_and_related_questions() -> None:
-    task = _task(
+    task = task_of(
         _text("Answer [1]."),
         _data({"citations": [{"document_title": "A", "document_index": 0}, "junk", 3]}),
         _data({"related_questions": ["Why?", "", 7, " How? "]}),
@@ -91,12 +80,12 @@ def test_answer_with_citations_and_related_questions() -> None:
 
 
 def test_answer_without_data_parts() -> None:
-    answer = parse_answer(_task(_text("Just text.")))
+    answer = parse_answer(task_of(_text("Just text.")))
     assert answer.citations == [] and answer.related_questions == []
 
 
 def test_search_results_skip_malformed_hits() -> None:
-    task = _task(
+    task = task_of(
         _data(
             {
                 "results": [
@@ -117,20 +106,21 @@ def test_search_results_skip_malformed_hits() -> None:
 
 def test_document_and_not_found() -> None:
     doc = parse_document(
-        _task(
+        task_of(
             _text("Body."), _data({"id": "9", "title": "DV", "author": "Vatican II", "ref": "DV"})
         ),
         "9",
     )
     assert isinstance(doc, Document)
     assert (doc.title, doc.author, doc.ref, doc.text) == ("DV", "Vatican II", "DV", "Body.")
-    missing = parse_document(_task(_text("Document not found.")), "404")
+    missing = parse_document(task_of(_text("Document not found.")), "404")
     assert isinstance(missing, NotFound) and missing.query == "404"
 
 
 def test_readings_and_martyrology_not_found_texts() -> None:
-    assert isinstance(parse_readings(_task(_text("No mass readings found.")), "x"), NotFound)
-    assert isinstance(parse_readings(_task(_text("**Gospel** Jn 1")), "today"), Readings)
-    assert isinstance(parse_martyrology(_task(_text("No martyrology data found.")), "x"), NotFound)
-    assert isinstance(parse_martyrology(_task(), "x"), NotFound)
-    assert isinstance(parse_martyrology(_task(_text("1. Saint Andrew")), "x"), Martyrology)
+    assert isinstance(parse_readings(task_of(_text("No mass readings found.")), "x"), NotFound)
+    assert isinstance(parse_readings(task_of(_text("**Gospel** Jn 1")), "today"), Readings)
+    none_found = task_of(_text("No martyrology data found."))
+    assert isinstance(parse_martyrology(none_found, "x"), NotFound)
+    assert isinstance(parse_martyrology(task_of(), "x"), NotFound)
+    assert isinstance(parse_martyrology(task_of(_text("1. Saint Andrew")), "x"), Martyrology)

@@ -3,27 +3,14 @@ they, or the spec behind them, refuse (``tests/a2a_wire.py``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from tests.a2a_wire import request_violations, response_violations
+from tests.fakes import a2a_request, wire_bytes
 
 JSON = dict[str, Any]
-
-
-def _request(method: str = "message/send") -> JSON:
-    if method != "message/send":
-        return {"jsonrpc": "2.0", "id": 3, "method": method, "params": {"id": "t-1"}}
-    message = {
-        "kind": "message",
-        "role": "user",
-        "messageId": "m-1",
-        "parts": [{"kind": "text", "text": "What is grace?"}],
-        "metadata": {"skillId": "catholic_qa"},
-    }
-    return {"jsonrpc": "2.0", "id": 3, "method": method, "params": {"message": message}}
 
 
 def _task() -> JSON:
@@ -46,13 +33,9 @@ def _success(result: JSON | None = None) -> JSON:
     return {"jsonrpc": "2.0", "id": 3, "result": result if result is not None else _task()}
 
 
-def _bytes(value: JSON) -> bytes:
-    return json.dumps(value).encode()
-
-
 def _response_problems(response: JSON, request: JSON | None = None) -> list[str]:
-    sent = request if request is not None else _request()
-    return response_violations(_bytes(sent), "application/json", _bytes(response))
+    sent = request if request is not None else a2a_request()
+    return response_violations(wire_bytes(sent), "application/json", wire_bytes(response))
 
 
 # --- requests --------------------------------------------------------------------------------
@@ -60,11 +43,11 @@ def _response_problems(response: JSON, request: JSON | None = None) -> list[str]
 
 @pytest.mark.parametrize("method", ["message/send", "tasks/get", "tasks/cancel"])
 def test_a_spec_true_request_passes(method: str) -> None:
-    assert request_violations(_bytes(_request(method))) == []
+    assert request_violations(wire_bytes(a2a_request(method))) == []
 
 
 def _broken_request(path: str, value: Any) -> JSON:
-    body = _request()
+    body = a2a_request()
     *parents, last = path.split(".")
     node: Any = body
     for key in parents:
@@ -95,7 +78,7 @@ def test_a_request_off_the_reference_is_named(path: str, value: Any, expected: s
     body = _broken_request(path, value)
     if path.endswith("message_id"):
         del body["params"]["message"]["messageId"]  # snake_case instead of the wire's name
-    found = request_violations(_bytes(body))
+    found = request_violations(wire_bytes(body))
     assert any(violation.startswith(expected) for violation in found), found
 
 
@@ -115,7 +98,7 @@ def test_spec_true_responses_pass() -> None:
     assert _response_problems(_success(message)) == []  # message/send may answer a Message
     assert _response_problems(error) == []
     assert _response_problems(parse_error) == []
-    assert _response_problems(_success(), _request("tasks/get")) == []
+    assert _response_problems(_success(), a2a_request("tasks/get")) == []
 
 
 def _broken_response(change: str) -> JSON:
@@ -173,12 +156,12 @@ def test_an_error_without_a_message_or_for_another_request_is_named() -> None:
 
 def test_a_task_where_a_cancel_or_get_expects_one_and_a_message_is_refused() -> None:
     message = {"kind": "message", "role": "agent", "messageId": "m-2", "parts": []}
-    found = _response_problems(_success(message), _request("tasks/cancel"))
+    found = _response_problems(_success(message), a2a_request("tasks/cancel"))
     assert found[0] == "response: not a valid CancelTaskSuccessResponse"
 
 
 def test_a_body_that_is_not_json_rpc_json_is_named() -> None:
-    sent = _bytes(_request())
+    sent = wire_bytes(a2a_request())
     assert response_violations(sent, "text/html", b"<html>") == [
         "response: Content-Type 'text/html', not application/json"
     ]

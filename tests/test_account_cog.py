@@ -16,6 +16,7 @@ from cogs.account.views import TOKEN_FIELD_ID
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_shown, field_value, shown
 
 EPHEMERAL = 64
 
@@ -55,7 +56,8 @@ async def test_link_then_each_persons_token_reaches_magisterium(
 ) -> None:
     alice, bob, carol = harness.user(name="alice"), harness.user(name="bob"), harness.user()
     linked = await _link(harness, alice, "pro-alice-token")
-    assert linked.ephemeral and "Account linked" in str(linked.embeds)
+    assert linked.ephemeral
+    assert shown(linked.embeds, "title") == ["Account linked"]
     assert "pro-alice-token" not in str(linked.requests)  # never echoed
     assert fake.requests[-1].method == "tasks/get"  # validated without spending quota
     assert fake.requests[-1].token == "pro-alice-token"
@@ -89,7 +91,8 @@ async def test_link_verdicts(
         fake.faults.add(fault, method="tasks/get")
     user = harness.user()
     result = await _link(harness, user, token)
-    assert result.ephemeral and title in str(result.embeds)
+    assert result.ephemeral
+    assert shown(result.embeds, "title") == [title]
     assert token not in str(result.requests)
     assert (await harness.bot.services.registry.get(user.id) is not None) is stored
 
@@ -97,18 +100,23 @@ async def test_link_verdicts(
 async def test_status_and_unlink(harness: Harness) -> None:
     user = harness.user()
     before = await harness.slash("account status", user=user)
-    assert before.ephemeral and "shared account" in str(before.embeds)
-    assert "20 requests" in str(before.embeds)
+    assert before.ephemeral
+    [shared] = before.embeds
+    assert field_value(shared, "Token") == "The bot's shared account"
+    assert field_value(shared, "Left this hour").startswith("20 requests, ")
 
     await _link(harness, user, "pro-status-token")
     linked = await harness.slash("account status", user=user)
-    assert "since" in str(linked.embeds) and "Your own" in str(linked.embeds)
+    [own] = linked.embeds
+    assert field_value(own, "Linked").startswith("Yes, since <t:")
+    assert field_value(own, "Token") == "Your own — working"
 
     gone = await harness.slash("account unlink", user=user, dm=True)
-    assert gone.ephemeral and "deleted" in str(gone.embeds)
+    assert gone.ephemeral
+    assert_shown("everything the bot stored about you are deleted", gone.embeds, "description")
     assert await harness.bot.services.registry.get(user.id) is None
     again = await harness.slash("account unlink", user=user)
-    assert "Nothing was stored" in str(again.embeds)
+    assert shown(again.embeds, "description") == ["Nothing was stored about you."]
 
 
 async def test_a_401_later_marks_the_token_invalid_and_says_relink(
@@ -118,11 +126,12 @@ async def test_a_401_later_marks_the_token_invalid_and_says_relink(
     await _link(harness, user, "pro-revoked-later")
     fake.accounts.revoke("pro-revoked-later")
     result = await harness.slash("probe-search", user=user)
-    assert result.ephemeral and "/account link" in str(result.embeds)
+    assert result.ephemeral
+    assert_shown("/account link", result.embeds, "description")
     account = await harness.bot.services.registry.get(user.id)
     assert account is not None and account.status == "invalid"
     status = await harness.slash("account status", user=user)
-    assert "needs relinking" in str(status.embeds)
+    assert "needs relinking" in field_value(status.embeds[0], "Token")
     calls = fake.count()
     await harness.slash("probe-search", user=user)  # not sent upstream with a dead token
     assert fake.count() == calls
@@ -161,6 +170,7 @@ async def test_a_locked_database_says_try_again_shortly_and_loses_nothing(
     finally:
         blocker.rollback()
         blocker.close()
-    assert result.ephemeral and "Try again shortly" in str(result.embeds)
+    assert result.ephemeral
+    assert shown(result.embeds, "title") == ["Try again shortly"]
     account = await harness.bot.services.registry.get(user.id)
     assert account is not None and account.token.get_secret_value() == "pro-kept-through-lock"

@@ -12,25 +12,19 @@ from bot.cache import LocalCache, RedisCache
 from bot.cache.public import cache_key, normalise
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.embed_parts import assert_shown
+from tests.fakes import FakeClock
 
 
 async def test_local_cache_expires_entries_and_keeps_a_size_bound() -> None:
-    clock = Clock()
-    cache = LocalCache(max_entries=2, clock=clock)
+    clock = FakeClock(start=100.0)
+    cache = LocalCache(max_entries=2, clock=clock.monotonic)
     await cache.set("a", "1", ttl=10)
     await cache.set("b", "2", ttl=10)
     assert await cache.get("a") == "1"  # "a" is now the most recently used
     await cache.set("c", "3", ttl=10)
     assert len(cache) == 2 and await cache.get("b") is None
-    clock.now += 11
+    clock.advance(11)
     assert await cache.get("a") is None and await cache.get("c") is None
 
 
@@ -55,17 +49,17 @@ async def test_redis_cache_round_trip_and_expiry(redis_cache: RedisCache) -> Non
 
 
 async def test_local_fill_lock_has_one_holder_until_released_or_lapsed() -> None:
-    clock = Clock()
-    cache = LocalCache(clock=clock)
+    clock = FakeClock(start=100.0)
+    cache = LocalCache(clock=clock.monotonic)
     token = await cache.claim("k", ttl=10)
     assert token is not None
     assert await cache.claim("k", ttl=10) is None
     await cache.release("k", "someone-else")
     assert await cache.claim("k", ttl=10) is None  # only its holder frees it
     assert await cache.extend("k", token, ttl=10)
-    clock.now += 9
+    clock.advance(9)
     assert await cache.claim("k", ttl=10) is None  # extended: still held
-    clock.now += 2
+    clock.advance(2)
     late = await cache.claim("k", ttl=10)  # lapsed: a new holder
     assert late is not None and late != token
     assert not await cache.extend("k", token, ttl=10)
@@ -116,7 +110,7 @@ async def test_repeated_public_requests_are_served_from_the_cache(
     await harness.slash("document", id="12345", user=bob)
     await harness.slash("saints", date="2026-03-19", user=alice)
     again = await harness.slash("saints", date="2026-03-19", user=bob)
-    assert "Joseph" in str(again.embeds)
+    assert_shown("Joseph", again.embeds, "description")  # the cached martyrology, in full
     assert fake.count(skill="document_search") == 1
     assert fake.count(skill="document_fetch") == 1
     assert fake.count(skill="saints_of_the_day") == 1

@@ -47,11 +47,6 @@ SETTINGS_VARIABLES = (
 
 
 @pytest.fixture
-def key() -> str:
-    return generate_key()
-
-
-@pytest.fixture
 def database_file(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.db"
 

@@ -5,7 +5,6 @@ fails the test at teardown."""
 from __future__ import annotations
 
 import copy
-import json
 import subprocess
 import sys
 import textwrap
@@ -22,7 +21,7 @@ from devtools.fake_magisterium.observe import ObservedExchange, notify
 from devtools.fake_magisterium.replies import Reply
 from devtools.fake_magisterium.tasks import completed_task
 from tests.conformance import ConformanceLog
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, a2a_request, wire_bytes
 
 JSON = dict[str, Any]
 REPO = Path(__file__).resolve().parents[1]
@@ -30,19 +29,8 @@ DEFAULTED = "the model only defaults it)"
 MISSING_ID = "response.id: missing (JSON-RPC 2.0 requires it, null if unknown)"
 
 
-def _request() -> JSON:
-    message = {
-        "kind": "message",
-        "role": "user",
-        "messageId": "m-1",
-        "parts": [{"kind": "text", "text": "What is grace?"}],
-        "metadata": {"skillId": "catholic_qa"},
-    }
-    return {"jsonrpc": "2.0", "id": 3, "method": "message/send", "params": {"message": message}}
-
-
 def _response(*, without: str = "") -> JSON:
-    """A completed task answering ``_request``; ``without``: "id" or "kind" left out."""
+    """A completed task answering ``a2a_request()``; ``without``: "id" or "kind" left out."""
     task = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
     response: JSON = {"jsonrpc": "2.0", "id": 3, "result": task}
     if without == "id":
@@ -52,16 +40,12 @@ def _response(*, without: str = "") -> JSON:
     return response
 
 
-def _bytes(value: JSON) -> bytes:
-    return json.dumps(value).encode()
-
-
 # --- the log and its exemptions --------------------------------------------------------------
 
 
 def _observed(response: JSON, *faults: Fault, request: JSON | None = None) -> ObservedExchange:
-    sent = request if request is not None else _request()
-    return ObservedExchange(_bytes(sent), Reply(200, _bytes(response)), faults)
+    sent = request if request is not None else a2a_request()
+    return ObservedExchange(wire_bytes(sent), Reply(200, wire_bytes(response)), faults)
 
 
 def test_the_log_counts_checks_and_collects_violations_with_the_request_named() -> None:
@@ -81,7 +65,7 @@ def test_the_log_counts_checks_and_collects_violations_with_the_request_named() 
 def test_replies_a_fault_breaks_on_purpose_are_exempt_and_others_are_not() -> None:
     log = ConformanceLog()
     garbage = Reply(200, b"\xff<<not json")
-    log.observe(ObservedExchange(_bytes(_request()), garbage, (Fault.GARBAGE_BODY,)))
+    log.observe(ObservedExchange(wire_bytes(a2a_request()), garbage, (Fault.GARBAGE_BODY,)))
     log.observe(_observed(_response(without="id"), Fault.LATENCY, Fault.FAILED_TASK))
     assert log.totals.exempt_responses == 1
     assert [v.split("]: ")[1] for v in log.violations] == [MISSING_ID]
@@ -100,7 +84,7 @@ def test_the_autouse_fixture_sees_every_exchange_of_the_test(
     a2a_conformance: ConformanceLog,
 ) -> None:
     before = a2a_conformance.totals.responses
-    notify(_bytes(_request()), Reply(200, _bytes(_response(without="kind"))), ())
+    notify(wire_bytes(a2a_request()), Reply(200, wire_bytes(_response(without="kind"))), ())
     assert a2a_conformance.totals.responses == before + 1
     [violation] = a2a_conformance.take_violations()
     assert violation.endswith("response.result.kind: missing (the spec requires it; " + DEFAULTED)

@@ -20,7 +20,9 @@ from bot.render.embeds import answer_markdown, answer_pages
 from bot.render.pager import NOT_OWNER, Paginator
 from devtools.discord import Harness
 from devtools.discord.tasks import settle
+from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import Part, assert_shown
 
 EPHEMERAL = 64
 TRACEBACK_MARKERS = ("Traceback", 'File "', "RuntimeError", "Exception")
@@ -90,12 +92,17 @@ async def test_daily_is_server_only_and_for_server_managers(harness: Harness) ->
     assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
 
 
+def _labels(components: list[dict[str, Any]]) -> list[str]:
+    return [str(c["label"]) for c in walk_components(components) if c.get("label")]
+
+
 async def test_help_in_a_dm_is_private_and_mentions_nobody(harness: Harness) -> None:
     result = await harness.slash("help", dm=True, user=harness.user(locale="pt-BR"))
     assert result.callback_type == 4 and result.ephemeral
     [embed] = result.embeds
     # In the person's own language (their Discord is in Brazilian Portuguese).
-    assert "/conta vincular" in str(embed) and "Privacidade" in str(embed)
+    assert_shown("/conta vincular", [embed], "field_value")
+    assert_shown("Privacidade", [embed], "field_name")
     assert result.allowed_mentions == {"parse": []}
 
 
@@ -113,7 +120,7 @@ async def test_answer_is_paged_and_only_its_author_turns_pages(
     assert len(pages) > 1
     assert check_message_embeds(pages[:1]) == []
     counter = f"Page 1/{len(pages)}"
-    assert counter in str(first["components"])
+    assert counter in _labels(first["components"])
 
     stranger = await harness.click(result, probe.pagers[0].next_page.custom_id, user=harness.user())
     assert stranger.callback_type == 4 and stranger.ephemeral
@@ -122,7 +129,8 @@ async def test_answer_is_paged_and_only_its_author_turns_pages(
 
     turned = await harness.click(result, probe.pagers[0].next_page.custom_id, user=author)
     assert turned.callback_type == 7
-    assert f"Page 2/{len(pages)}" in str(turned.last_message)
+    assert turned.last_message is not None
+    assert f"Page 2/{len(pages)}" in _labels(turned.last_message["components"])
     assert turned.embeds[0]["description"] == pages[1].description
 
 
@@ -160,23 +168,24 @@ async def test_answer_full_of_mentions_goes_out_with_parse_empty(
 ) -> None:
     fake.faults.add(Fault.MENTIONS_ANSWER)
     result = await harness.slash("probe-answer", question="Hi")
-    shown = str(result.embeds)
-    assert "@everyone" in shown and "<@&" in shown and "<@" in shown
+    # Shown as Magisterium wrote them, pinging nobody.
+    assert_shown("@everyone @here this answer pings the user <@123>", result.embeds, "description")
+    assert_shown("the role <@&456>", result.embeds, "description")
     assert result.allowed_mentions_all and all(
         mentions == {"parse": []} for mentions in result.allowed_mentions_all
     )
 
 
 @pytest.mark.parametrize(
-    ("fault", "params", "fragment"),
+    ("fault", "params", "fragment", "part"),
     [
-        (Fault.UNAUTHORIZED, {}, "/account link"),
-        (Fault.PLAN_REQUIRED, {}, "paid Magisterium plan"),
+        (Fault.UNAUTHORIZED, {}, "/account link", "description"),
+        (Fault.PLAN_REQUIRED, {}, "paid Magisterium plan", "title"),
         # Longer than the client waits by itself: the user is told when to come back.
-        (Fault.RATE_LIMITED, {"retry_after": 45}, "45 seconds"),
-        (Fault.HTML_502, {}, "Try again in a few minutes"),
-        (Fault.FAILED_TASK, {}, "failed there"),
-        (Fault.GARBAGE_BODY, {}, "Try again in a few minutes"),
+        (Fault.RATE_LIMITED, {"retry_after": 45}, "45 seconds", "description"),
+        (Fault.HTML_502, {}, "Try again in a few minutes", "description"),
+        (Fault.FAILED_TASK, {}, "failed there", "description"),
+        (Fault.GARBAGE_BODY, {}, "Try again in a few minutes", "description"),
     ],
 )
 async def test_upstream_errors_become_one_private_message(
@@ -186,21 +195,22 @@ async def test_upstream_errors_become_one_private_message(
     fault: Fault,
     params: dict[str, Any],
     fragment: str,
+    part: Part,
 ) -> None:
     fake.faults.add(fault, times=None, **params)
     result = await harness.slash("probe-answer", question="Hi")
     assert result.deleted_original  # the public "thinking…" placeholder is removed
     [followup] = result.followups
     assert followup.payload["flags"] == EPHEMERAL
-    shown = str(result.embeds)
-    assert fragment in shown
+    assert_shown(fragment, result.embeds, part)
     assert not any(marker in str(result.requests) for marker in TRACEBACK_MARKERS)
     fake.faults.clear()
     calls = fake.count()
     again = await harness.slash("probe-answer", question="Hi")
     if fault is Fault.RATE_LIMITED:
         # The token is paused for everyone: the next request is told to wait, upstream untouched.
-        assert "seconds" in str(again.embeds) and fake.count() == calls
+        assert_shown("seconds", again.embeds, "description")
+        assert fake.count() == calls
     else:
         assert again.embeds and not again.deleted_original  # the bot answers normally
 

@@ -8,6 +8,7 @@ from bot.a2a.results import Document
 from cogs._shared.document_view import clean_input, document_markdown, echo
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_shown, shown
 
 EPHEMERAL = 64
 SEND_AS_FILE = "Send as file"
@@ -53,7 +54,8 @@ async def test_unknown_id_is_a_clear_private_not_found(
     assert result.deleted_original  # the public "thinking…" is replaced by a private note
     [followup] = result.followups
     assert followup.payload["flags"] == EPHEMERAL
-    assert "No document with id `99999` exists; find ids with `/search`" in str(result.embeds)
+    missing = "No document with id `99999` exists; find ids with `/search`"
+    assert_shown(missing, result.embeds, "description")
 
 
 async def test_id_is_cleaned_before_it_is_sent(harness: Harness, fake: FakeMagisterium) -> None:
@@ -68,12 +70,12 @@ async def test_blank_ids_are_refused_without_calling_upstream(
 ) -> None:
     result = await harness.slash("document", id=doc_id)
     assert result.callback_type == 4 and result.ephemeral
-    assert "No document id given" in str(result.embeds)
+    assert shown(result.embeds, "title") == ["No document id given"]
     assert fake.count(skill="document_fetch") == 0
 
 
 @pytest.mark.parametrize(
-    ("doc_id", "shown"),
+    ("doc_id", "echoed"),
     [
         ("@everyone", "`@everyone`"),
         ("<@&123> **x**", "`<@&123> **x**`"),
@@ -82,11 +84,10 @@ async def test_blank_ids_are_refused_without_calling_upstream(
     ],
 )
 async def test_odd_ids_are_echoed_inertly(
-    harness: Harness, fake: FakeMagisterium, doc_id: str, shown: str
+    harness: Harness, fake: FakeMagisterium, doc_id: str, echoed: str
 ) -> None:
     result = await harness.slash("document", id=doc_id)
-    text = str(result.embeds)
-    assert "No document with id" in text and shown in text
+    assert_shown("No document with id " + echoed, result.embeds, "description")
     assert result.allowed_mentions_all and all(
         mentions == {"parse": []} for mentions in result.allowed_mentions_all
     )
@@ -110,7 +111,7 @@ async def test_upstream_faults_become_one_private_message(
     assert result.deleted_original
     [followup] = result.followups
     assert followup.payload["flags"] == EPHEMERAL
-    assert fragment in str(result.embeds)
+    assert_shown(fragment, result.embeds, "description")
 
 
 def test_helpers_clean_echo_and_markdown() -> None:

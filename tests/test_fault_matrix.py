@@ -39,6 +39,7 @@ from devtools.discord.loop_errors import LoopErrors, loop_errors_fixture  # noqa
 from devtools.discord.wire import JSON
 from devtools.fake_magisterium import FakeMagisterium, Fault, running_fake_server
 from tests.conftest_db import closed_port
+from tests.embed_parts import assert_not_shown
 from tests.matrix_entries import ENTRY_POINTS, Shown
 
 pytestmark = pytest.mark.usefixtures("loop_errors")  # set up first, so checked last
@@ -114,7 +115,8 @@ def check_expected(shown: Shown, expect: str) -> JSON:
         assert embed.get("color") != ERROR.value, embed
     elif expect == DECLINED:  # Magisterium's words as its answer, to the asker alone
         assert shown.private is not False, shown.transcript
-        assert embed.get("color") == BRAND.value and "error id" not in str(embed), embed
+        assert embed.get("color") == BRAND.value, embed
+        assert_not_shown("error id", [embed])
     elif expect == ASKED_BACK:  # its question, and how to reply (a button, or the next DM)
         assert (embed.get("author") or {}).get("name") == ASKS_HEADING, embed
         assert embed.get("color") == BRAND.value, embed

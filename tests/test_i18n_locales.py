@@ -11,6 +11,7 @@ from babel.dates import format_date
 from bot.i18n import SUPPORTED_LOCALES, _, ngettext, using_locale
 from bot.i18n.compiled_catalogues import translations
 from devtools.discord import Harness
+from tests.embed_parts import assert_shown
 
 LOCALES = list(SUPPORTED_LOCALES)  # Discord's codes: en-US, en-GB, ko, es-ES, es-419, …
 
@@ -35,7 +36,8 @@ async def test_help_speaks_the_users_language(harness: Harness, locale: str) -> 
     result = await harness.slash("help", user=user, locale=locale)
     [embed] = result.embeds
     assert embed["title"] == translated(locale, "Magisterium AI for Discord")
-    assert translated(locale, "A saint's life, feast day and patronage.") in str(embed)
+    saint = translated(locale, "A saint's life, feast day and patronage.")
+    assert_shown(saint, [embed], "field_value")
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -28,12 +28,11 @@ from cogs.qa.followups import NEW_CONVERSATION_ID, QUESTION_FIELD_ID
 from cogs.qa.text import thread_name
 from devtools.discord import Harness, HarnessUser
 from devtools.fake_magisterium import FakeMagisterium, Fault
-from tests.fakes import wrap_locales
+from tests.embed_parts import assert_not_shown, assert_shown, shown
+from tests.fakes import upstream_received, wrap_locales
 
 QUESTION = "What is grace?"
 _WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
-
-
 
 
 @pytest.fixture(autouse=True)
@@ -150,14 +149,15 @@ async def test_an_upstream_error_reaches_a_german_user_translated(
     result = await harness.slash("ask", user=german, question=QUESTION)
     assert result.ephemeral
     assert_translated(result.embeds)
-    assert "⟦Link your own Magisterium account with `/account link`.⟧" in str(result.embeds)
+    link = "⟦Link your own Magisterium account with `/account link`.⟧"
+    assert_shown(link, result.embeds, "description")
 
 
 async def test_english_errors_stay_plain(harness: Harness, fake: FakeMagisterium) -> None:
     fake.faults.add(Fault.PLAN_REQUIRED)
     result = await harness.slash("ask", question=QUESTION)
-    assert "A paid Magisterium plan is needed" in str(result.embeds)
-    assert "⟦" not in str(result.embeds)
+    assert shown(result.embeds, "title") == ["A paid Magisterium plan is needed"]
+    assert_not_shown("⟦", result.embeds)
 
 
 async def test_restarting_notice_is_translated(harness: Harness, german: HarnessUser) -> None:
@@ -172,14 +172,7 @@ async def test_a_cut_off_command_is_told_in_its_own_language(
     german: HarnessUser,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    received = asyncio.Event()
-    record = fake.record
-
-    def record_and_signal(facts: Any, *args: Any, **kwargs: Any) -> None:
-        record(facts, *args, **kwargs)
-        received.set()
-
-    monkeypatch.setattr(fake, "record", record_and_signal)
+    received = upstream_received(fake, monkeypatch)
     fake.faults.add(Fault.LATENCY, seconds=600, skill="catholic_qa")  # never answers in time
     ask = asyncio.create_task(harness.slash("ask", user=german, question=QUESTION))
     async with asyncio.timeout(20):
@@ -188,7 +181,7 @@ async def test_a_cut_off_command_is_told_in_its_own_language(
         await lifecycle.drain_and_close(harness.bot, grace=0.1)
     result = await ask
     assert_translated(result.embeds)
-    assert "⟦Interrupted⟧" in str(result.embeds)
+    assert shown(result.embeds, "title") == ["⟦Interrupted⟧"]
 
 
 # --- /account -------------------------------------------------------------------------------
@@ -204,7 +197,7 @@ async def test_link_modal_and_verdict_are_translated(harness: Harness, german: H
     assert all_wrapped(field["placeholder"])
     linked = await harness.submit_modal(opened, {TOKEN_FIELD_ID: "pro-german-token"}, user=german)
     assert_translated(linked.embeds)
-    assert "⟦Account linked⟧" in str(linked.embeds)
+    assert shown(linked.embeds, "title") == ["⟦Account linked⟧"]
 
 
 async def test_refused_token_explains_in_one_translated_text(
@@ -213,7 +206,7 @@ async def test_refused_token_explains_in_one_translated_text(
     opened = await harness.slash("account link", user=german)
     refused = await harness.submit_modal(opened, {TOKEN_FIELD_ID: "invalid-token-9"}, user=german)
     assert_translated(refused.embeds)
-    assert "⟦A2A accepts only tokens" in str(refused.embeds)
+    assert_shown("⟦A2A accepts only tokens", refused.embeds, "description")
 
 
 async def test_account_status_and_unlink_are_translated(
@@ -221,7 +214,7 @@ async def test_account_status_and_unlink_are_translated(
 ) -> None:
     shared = await harness.slash("account status", user=german)
     assert_translated(shared.embeds)
-    assert "⟦20 requests, " in str(shared.embeds)
+    assert_shown("⟦20 requests, ", shared.embeds, "field_value")
     opened = await harness.slash("account link", user=german)
     await harness.submit_modal(opened, {TOKEN_FIELD_ID: "pro-status-de"}, user=german)
     own = await harness.slash("account status", user=german)
@@ -332,5 +325,5 @@ async def test_help_names_commands_as_discord_shows_them_in_the_language(
 
 async def test_help_in_english_is_plain(harness: Harness) -> None:
     result = await harness.slash("help")
-    assert "⟦" not in str(result.embeds)
+    assert_not_shown("⟦", result.embeds)
     assert result.embeds[0]["title"] == "Magisterium AI for Discord"

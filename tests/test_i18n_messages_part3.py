@@ -17,12 +17,11 @@ from bot.render.charts import chart_series, translated_labels
 from bot.render.profile_labels import FIELD_LABELS, field_name, metric_name
 from cogs._lookups.components import saints_select
 from devtools.discord import Harness, InteractionResult
+from tests.embed_parts import assert_not_shown
 from tests.fakes import wrap_locales
 
 JSON = dict[str, Any]
 KNOWN = {label(key) for key in FIELD_LABELS}
-
-
 
 
 @pytest.fixture(autouse=True)
@@ -127,7 +126,15 @@ async def test_english_stays_plain(harness: Harness) -> None:
     result = await harness.slash("saint", name="Thérèse of Lisieux")
     labels = [c.get("label") for c in _components(result)]
     assert labels[0] == "◀ Previous" and "Send as file" in labels and "Statistics" not in labels
-    assert "⟦" not in str(result.embeds) and "⟦" not in str(result.components)
+    assert_not_shown("⟦", result.embeds)
+    shown_on_components = [
+        str(text)
+        for c in _components(result)
+        for text in [c.get("label"), c.get("placeholder")]
+        + [o.get(key) for o in c.get("options") or [] for key in ("label", "description")]
+        if text
+    ]
+    assert not [text for text in shown_on_components if "⟦" in text], shown_on_components
 
 
 # --- the lookups ---------------------------------------------------------------------------

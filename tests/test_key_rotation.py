@@ -30,6 +30,7 @@ from bot.storage import Base, Database
 from bot.storage.models import OAuthClientRow
 from devtools.discord import Harness
 from tests import sign_in_support
+from tests.fakes import cipher_for
 from tests.oauth_server import running_oauth_server
 
 oauth_server = sign_in_support.oauth_server
@@ -41,12 +42,6 @@ CONFIG = OAuthConfig(public_base_url="http://127.0.0.1:8080", issuer="http://127
 METADATA = ServerMetadata(
     authorization_endpoint="http://127.0.0.1:1/authorize", token_endpoint="http://127.0.0.1:1/t"
 )
-
-
-def cipher_for(*keys: str) -> TokenCipher:
-    cipher = TokenCipher.from_setting(",".join(keys))
-    assert cipher is not None
-    return cipher
 
 
 def test_every_encrypted_column_of_the_schema_is_rotated() -> None:

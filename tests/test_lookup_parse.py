@@ -24,6 +24,7 @@ from bot.a2a.lookups import (
 from bot.a2a.models import Task
 from bot.a2a.results import NotFound
 from devtools.fake_magisterium.lookup_statistics import METRICS as FAKE_METRICS
+from tests.fakes import task_of
 from tests.member_order import shuffled_members
 
 Json = dict[str, Any]
@@ -35,17 +36,6 @@ SAINT, POPE, PERSON, DIOCESE = (
 )
 
 
-def _task(*parts: Json) -> Task:
-    return Task.model_validate(
-        {
-            "id": "t-1",
-            "contextId": "c-1",
-            "status": {"state": "completed"},
-            "artifacts": [{"artifactId": "a", "name": "profile", "parts": list(parts)}],
-        }
-    )
-
-
 def _text(text: str) -> Json:
     return {"kind": "text", "text": text}
 
@@ -55,7 +45,7 @@ def _data(data: Json) -> Json:
 
 
 def _profile(*parts: Json, kind: LookupKind = LookupKind.SAINT, query: str = "q") -> Profile:
-    result = parse_lookup(_task(*parts), kind, query)
+    result = parse_lookup(task_of(*parts), kind, query)
     assert isinstance(result, Profile), result
     assert (result.task_id, result.context_id, result.kind, result.query) == (
         "t-1",
@@ -613,7 +603,7 @@ def test_links_are_deduplicated_and_capped() -> None:
 def test_several_candidates() -> None:
     message = "Several saints match “Thérèse”; choose one."
     result = parse_lookup(
-        _task(
+        task_of(
             _text(message),
             _data(
                 {
@@ -654,7 +644,7 @@ def test_several_candidates() -> None:
 def test_candidates_under_any_key(key: str, wrapped: bool) -> None:
     items = [{"name": "John Paul I", "id": "pope-john-paul-i"}, "John Paul II", "  "]
     data: Json = {key: items}
-    result = parse_lookup(_task(_data({"result": data} if wrapped else data)), POPE, "John Paul")
+    result = parse_lookup(task_of(_data({"result": data} if wrapped else data)), POPE, "John Paul")
     assert isinstance(result, Candidates)
     assert result.candidates == [
         Candidate(name="John Paul I", id="pope-john-paul-i"),
@@ -664,7 +654,7 @@ def test_candidates_under_any_key(key: str, wrapped: bool) -> None:
 
 def test_a_clergy_candidate_summary_is_its_title() -> None:
     result = parse_lookup(
-        _task(
+        task_of(
             _data(
                 {
                     "matches": [
@@ -686,14 +676,14 @@ def test_a_clergy_candidate_summary_is_its_title() -> None:
 
 def test_more_than_25_candidates_are_all_kept() -> None:
     items = [{"id": f"saint-john-{i}", "name": f"Saint John {i}"} for i in range(30)]
-    result = parse_lookup(_task(_text("Many."), _data({"candidates": items})), SAINT, "John")
+    result = parse_lookup(task_of(_text("Many."), _data({"candidates": items})), SAINT, "John")
     assert isinstance(result, Candidates)
     assert len(result.candidates) == 30  # the renderer caps, not the parser
 
 
 def test_a_single_candidate_without_a_profile() -> None:
     result = parse_lookup(
-        _task(_data({"candidates": [{"id": "saint-x", "name": "Saint X"}]})), SAINT, "x"
+        task_of(_data({"candidates": [{"id": "saint-x", "name": "Saint X"}]})), SAINT, "x"
     )
     assert isinstance(result, Candidates)
     assert result.candidates == [Candidate(name="Saint X", id="saint-x")]
@@ -722,7 +712,7 @@ def test_a_profile_with_a_single_candidate_is_the_profile() -> None:
     ],
 )
 def test_not_found_sentence(kind: LookupKind, text: str) -> None:
-    result = parse_lookup(_task(_text(text)), kind, "Xyzzy")
+    result = parse_lookup(task_of(_text(text)), kind, "Xyzzy")
     assert result == NotFound(
         skill=kind.skill, query="Xyzzy", message=text.strip(), task_id="t-1", context_id="c-1"
     )
@@ -740,7 +730,7 @@ def test_not_found_sentence(kind: LookupKind, text: str) -> None:
     ],
 )
 def test_empty_answers_are_not_found(parts: list[Json]) -> None:
-    result = parse_lookup(_task(*parts), DIOCESE, "Atlantis")
+    result = parse_lookup(task_of(*parts), DIOCESE, "Atlantis")
     assert isinstance(result, NotFound)
     assert (result.skill, result.query, result.message) == (
         "diocese_lookup",
@@ -751,7 +741,7 @@ def test_empty_answers_are_not_found(parts: list[Json]) -> None:
 
 def test_not_found_sentence_next_to_echoed_data() -> None:
     result = parse_lookup(
-        _task(_text("No saint found."), _data({"query": "Xyzzy", "results": [], "total": 0})),
+        task_of(_text("No saint found."), _data({"query": "Xyzzy", "results": [], "total": 0})),
         SAINT,
         "Xyzzy",
     )
@@ -785,7 +775,7 @@ def _series() -> list[Json]:
 
 def test_statistics_series() -> None:
     result = parse_statistics(
-        _task(
+        task_of(
             _text("Archdiocese of Seoul, 1975–2024."),
             _data(
                 {
@@ -818,7 +808,7 @@ def test_statistics_series() -> None:
 
 def test_statistics_values_years_and_order() -> None:
     result = parse_statistics(
-        _task(
+        task_of(
             _data(
                 {
                     "diocese": {"canonical_id": "diocese-x", "title": "Diocese of X"},
@@ -876,7 +866,7 @@ def test_statistics_values_years_and_order() -> None:
     ],
 )
 def test_statistics_in_other_shapes(data: Json) -> None:
-    result = parse_statistics(_task(_data(data)), "D")
+    result = parse_statistics(task_of(_data(data)), "D")
     assert isinstance(result, DioceseStatistics)
     assert (result.diocese_id, result.diocese_name) == ("d", "D")
     assert result.series("catholics") == [(1975, 1.0), (1976, 2.0)]
@@ -894,7 +884,7 @@ def test_statistics_in_other_shapes(data: Json) -> None:
     ],
 )
 def test_statistics_not_found(parts: list[Json], message: str) -> None:
-    result = parse_statistics(_task(*parts), "Atlantis")
+    result = parse_statistics(task_of(*parts), "Atlantis")
     assert result == NotFound(
         skill="diocese_statistics_lookup",
         query="Atlantis",
@@ -956,7 +946,7 @@ FAST = settings(max_examples=300, deadline=None)
 
 
 def _fuzz_task(datas: list[Json], texts: list[str]) -> Task:
-    return _task(*(_text(t) for t in texts), *(_data(d) for d in datas))
+    return task_of(*(_text(t) for t in texts), *(_data(d) for d in datas))
 
 
 @FAST

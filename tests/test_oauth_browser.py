@@ -25,6 +25,7 @@ from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium
 from tests import sign_in_support
 from tests.browser import at_width, browser_fixture, layout_problems, screenshot  # noqa: F401
+from tests.embed_parts import assert_shown, shown
 from tests.oauth_server import CONSENT_TITLE, OAuthTestServer, running_oauth_server
 from tests.sign_in_support import link_button
 
@@ -103,8 +104,10 @@ async def test_sign_in_in_a_browser_then_ask_with_the_new_token(
     assert issued.access_token not in page and issued.refresh_token not in page
     await in_thread(check_widths, browser, tmp_path, "linked")
 
-    assert "Account linked" in str(offered.edits[-1].payload)  # the Discord message, too
-    assert "**Thérèse Martin**" in str(offered.edits[-1].payload)
+    edited = offered.edits[-1].payload  # the Discord message, too
+    assert edited is not None
+    assert shown(edited["embeds"], "title") == ["Account linked"]
+    assert_shown("as **Thérèse Martin**", edited["embeds"], "description")
     answered = await harness.slash("ask", question="What is grace?", user=user)
     assert answered.embeds and fake.requests[-1].token == issued.access_token
 

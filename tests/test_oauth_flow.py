@@ -17,6 +17,7 @@ from sqlalchemy import text
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium
 from tests import sign_in_support
+from tests.embed_parts import assert_not_shown, shown
 from tests.oauth_server import ACCESS_TOKEN_PREFIX, OAuthTestServer
 from tests.sign_in_support import LINK_STYLE, new_browser, offer, query_of, sign_in, start_in
 
@@ -58,7 +59,9 @@ async def test_signing_in_links_the_account_and_the_bot_then_uses_the_new_token(
     assert account.refresh_token is not None and account.expires_at is not None
 
     # The ephemeral /account link message now says the account is linked.
-    assert done.offered.edits and "Account linked" in str(done.offered.edits[-1].payload)
+    assert done.offered.edits
+    edited = done.offered.edits[-1].payload
+    assert edited is not None and shown(edited["embeds"], "title") == ["Account linked"]
     assert done.offered.last_message is not None
     assert not done.offered.last_message.get("components")
 
@@ -210,7 +213,7 @@ async def test_a_401_refreshes_once_and_retries(
     refreshed = oauth_server.last_token
     assert refreshed is not None and refreshed.access_token != first.access_token
     assert fake.requests[-1].token == refreshed.access_token
-    assert "Your Magisterium token no longer works" not in str(answered.embeds)
+    assert_not_shown("Your Magisterium token no longer works", answered.embeds)
 
 
 async def test_a_refused_refresh_marks_the_account_for_relinking(
@@ -221,7 +224,7 @@ async def test_a_refused_refresh_marks_the_account_for_relinking(
     await sign_in(harness, user)
     oauth_server.revoke_refresh_tokens()
     told = await harness.slash("ask", question="What is grace?", user=user)
-    assert "Your Magisterium token no longer works" in str(told.embeds)
+    assert shown(told.embeds, "title") == ["Your Magisterium token no longer works"]
     account = await harness.bot.services.registry.get(user.id)
     assert account is not None and account.status == "invalid"
     assert fake.count(skill="catholic_qa") == 0

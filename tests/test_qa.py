@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-import discord
 import pytest
 from pydantic import SecretStr
 
@@ -13,6 +12,8 @@ from cogs.qa.followups import EXPIRED_TEXT, NEW_CONVERSATION_ID, QUESTION_FIELD_
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_not_shown, assert_shown, shown
+from tests.fakes import FakeThreads, refuse_thread
 
 QUESTION = "What is grace?"
 
@@ -59,7 +60,7 @@ async def test_empty_question_is_refused_before_any_call(
 ) -> None:
     result = await harness.slash("ask", question=question)
     assert result.callback_type == 4 and result.ephemeral
-    assert "empty" in str(result.embeds).lower()
+    assert shown(result.embeds, "title") == ["Your question is empty"]
     assert fake.count() == 0
 
 
@@ -71,8 +72,8 @@ async def test_question_of_2000_characters_is_accepted(
     assert fake.count(skill="catholic_qa") == 1
 
 
-async def _click_other(
-    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch, thread: bool
+async def _click_other_without_threads(
+    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[InteractionResult, InteractionResult, str]:
     first = await harness.slash("ask", question=QUESTION)
     context_id = fake.requests[-1].context_id or ""
@@ -80,25 +81,15 @@ async def _click_other(
     assert len(answered) == 1
     clicker = harness.user(name="clicker")
     await harness.bot.services.registry.link(clicker.id, SecretStr("pro-clicker"))
-    if not thread:
-        monkeypatch.setattr(harness.bot.http, "start_thread_with_message", _refuse_thread)
+    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", refuse_thread)
     clicked = await harness.click(first, related_ids(first)[0], user=clicker)
     return first, clicked, context_id
-
-
-async def _refuse_thread(*args: Any, **kwargs: Any) -> Any:
-    raise discord.Forbidden(_Response(), {"code": 50013, "message": "Missing Permissions"})
-
-
-class _Response:
-    status = 403
-    reason = "Forbidden"
 
 
 async def test_related_click_by_another_user_continues_the_conversation_as_a_reply(
     harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first, clicked, _ = await _click_other(harness, fake, monkeypatch, thread=False)
+    first, clicked, _ = await _click_other_without_threads(harness, fake, monkeypatch)
     asked = [r for r in fake.requests if r.skill == "catholic_qa"]
     assert len(asked) == 2
     assert asked[0].context_id is None
@@ -118,7 +109,7 @@ async def test_related_click_reuses_the_first_answers_context_id(
     assert task.context_id
     clicker = harness.user(name="clicker")
     await harness.bot.services.registry.link(clicker.id, SecretStr("pro-clicker"))
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", _refuse_thread)
+    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", refuse_thread)
     await harness.click(first, related_ids(first)[-1], user=clicker)
     assert fake.requests[-1].skill == "catholic_qa"
     assert fake.requests[-1].context_id == task.context_id
@@ -129,37 +120,15 @@ async def test_related_click_answers_in_a_thread_on_the_answer(
     harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = await harness.slash("ask", question=QUESTION)
-    threads: list[dict[str, Any]] = []
-
-    async def start_thread(channel_id: int, message_id: int, **fields: Any) -> dict[str, Any]:
-        data = {
-            "id": str(harness.channel.id + 1000 + len(threads)),
-            "type": 11,
-            "guild_id": str(harness.channel.guild.id),
-            "parent_id": str(channel_id),
-            "owner_id": str(harness.bot.user.id),  # type: ignore[union-attr]
-            "name": fields["name"],
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "locked": False,
-                "archive_timestamp": "2026-01-01T00:00:00+00:00",
-            },
-            "message_count": 0,
-            "member_count": 1,
-            "rate_limit_per_user": 0,
-        }
-        threads.append({"message_id": message_id, **data})
-        return data
-
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", start_thread)
+    threads = FakeThreads(harness)
+    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", threads)
     sent_before = len(harness.channel_messages)
     clicked = await harness.click(first, related_ids(first)[0], user=harness.user(name="other"))
-    assert [t["message_id"] for t in threads] == [first.message.id]  # type: ignore[union-attr]
-    assert len(threads[0]["name"]) <= 100
+    assert [t["message_id"] for t in threads.opened] == [first.message.id]  # type: ignore[union-attr]
+    assert len(threads.opened[0]["name"]) <= 100
     in_thread = harness.channel_messages[sent_before:]
     assert len(in_thread) == 1 and in_thread[0].embeds
-    assert in_thread[0].place.channel_id == int(threads[0]["id"])
+    assert in_thread[0].place.channel_id == int(threads.opened[0]["id"])
     assert clicked.callback_type == 5 and clicked.deleted_original
     assert fake.count(skill="catholic_qa") == 2
 
@@ -182,7 +151,7 @@ async def test_click_after_restart_with_unknown_task_says_expired(
     )
     clicked = await harness.click(message, custom_id)
     assert clicked.ephemeral
-    assert EXPIRED_TEXT in str(clicked.embeds)
+    assert shown(clicked.embeds, "description") == [EXPIRED_TEXT]
     assert fake.count(skill="catholic_qa") == 0
     assert fake.count(method="tasks/get") == 1
 
@@ -204,13 +173,14 @@ async def test_click_after_restart_by_the_asker_finds_the_question_upstream(
             }
         ],
     )
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", _refuse_thread)
+    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", refuse_thread)
     clicked = await harness.click(message, rel, user=first.user_id)
     assert fake.count(method="tasks/get") == 1
     assert fake.requests[-1].skill == "catholic_qa"
     assert fake.requests[-1].token == OPERATOR_TOKEN
     assert fake.requests[-1].context_id == rel.split(":")[2]
-    assert clicked.embeds and "z" * 79 not in str(clicked.embeds)
+    assert clicked.embeds
+    assert_not_shown("z" * 79, clicked.embeds)  # the question read back, not the cut label
 
 
 async def test_context_menu_asks_privately(harness: Harness, fake: FakeMagisterium) -> None:
@@ -226,14 +196,15 @@ async def test_context_menu_on_empty_message_is_a_friendly_error(
     posted = await harness.post(harness.default_user, "\u200b")
     result = await harness.context_menu("Ask Magisterium", target_message=posted.message)
     assert result.callback_type == 4 and result.ephemeral
-    assert "no text" in str(result.embeds)
+    assert_shown("That message has no text", result.embeds, "description")
     assert fake.count() == 0
 
 
 async def test_mentions_in_the_answer_ping_nobody(harness: Harness, fake: FakeMagisterium) -> None:
     fake.faults.add(Fault.MENTIONS_ANSWER)
     result = await harness.slash("ask", question=QUESTION)
-    assert "@everyone" in str(result.embeds) or "<@" in str(result.embeds)
+    # Shown as Magisterium wrote them (and pinging nobody: allowed_mentions).
+    assert_shown("@everyone @here this answer pings the user <@123>", result.embeds, "description")
     assert result.allowed_mentions_all and all(
         m == {"parse": []} for m in result.allowed_mentions_all
     )

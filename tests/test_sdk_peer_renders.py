@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import discord
 import httpx
 import pytest
 
@@ -33,6 +32,7 @@ from devtools.fake_magisterium.lookup_dioceses import DIOCESES
 from devtools.fake_magisterium.lookup_popes import POPES
 from devtools.fake_magisterium.lookup_saints import SAINTS
 from devtools.sdk_peer import running_sdk_server
+from tests.fakes import refuse_thread
 from tests.sdk_skills import MagisteriumExecutor
 from tests.skill_inputs import (
     JSON,
@@ -158,17 +158,8 @@ async def _related_question_after_a_restart(harness: Harness) -> InteractionResu
         embeds=first.message.embeds, components=[{"type": 1, "components": [button]}]
     )
     # dpytest cannot open a thread on a message it did not make: the bot answers in place.
-    harness.bot.http.start_thread_with_message = _refuse_thread  # type: ignore[method-assign]
+    harness.bot.http.start_thread_with_message = refuse_thread  # type: ignore[method-assign]
     return await harness.click(message, related, user=first.user_id)
-
-
-class _Forbidden:
-    status = 403
-    reason = "Forbidden"
-
-
-async def _refuse_thread(*args: Any, **kwargs: Any) -> Any:
-    raise discord.Forbidden(_Forbidden(), {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
 
 
 async def test_a_task_read_back_with_tasks_get_renders_the_same_from_the_sdk_server(

@@ -12,6 +12,7 @@ from bot.render.discord_limits import check_view
 from cogs.search.select import CUSTOM_ID, OpenResultSelect, results_view
 from devtools.discord import Harness, InteractionResult
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_shown, shown
 
 EPHEMERAL = 64
 QUERY = "Lumen Gentium church"
@@ -45,7 +46,7 @@ async def test_results_are_numbered_links_with_a_select(
 async def test_search_in_a_dm_is_private(harness: Harness) -> None:
     result = await harness.slash("search", query=QUERY, dm=True)
     assert result.callback_type == 5 and result.ephemeral
-    assert "Lumen Gentium" in str(result.embeds)
+    assert_shown("[Lumen Gentium](https://", result.embeds, "description")
 
 
 async def test_selecting_opens_the_document_privately_for_the_selector(
@@ -100,7 +101,7 @@ async def test_selecting_a_vanished_document_says_not_found(harness: Harness) ->
     )
     chosen = await harness.select(old, CUSTOM_ID, ["99999"])
     assert chosen.ephemeral
-    assert "No document with id `99999` exists" in str(chosen.embeds)
+    assert_shown("No document with id `99999` exists", chosen.embeds, "description")
 
 
 async def test_no_results_is_a_friendly_message(harness: Harness) -> None:
@@ -117,7 +118,7 @@ async def test_blank_queries_are_refused_without_calling_upstream(
 ) -> None:
     result = await harness.slash("search", query=query)
     assert result.callback_type == 4 and result.ephemeral
-    assert "Nothing to search for" in str(result.embeds)
+    assert shown(result.embeds, "title") == ["Nothing to search for"]
     assert fake.count(skill="document_search") == 0
 
 
@@ -128,8 +129,8 @@ async def test_odd_queries_get_a_clear_answer(
     result = await harness.slash("search", query=query)
     assert result.embeds and result.allowed_mentions == {"parse": []}
     assert fake.count(skill="document_search") == 1
-    sent = fake.requests[-1].parts
-    assert "\u200b" not in str(sent)
+    texts = [part["text"] for part in fake.requests[-1].parts if part["kind"] == "text"]
+    assert texts and not any("\u200b" in text for text in texts), texts
 
 
 def test_a_huge_result_list_stays_within_limits() -> None:
@@ -157,7 +158,7 @@ async def test_upstream_faults_become_one_private_message(
     assert result.deleted_original
     [followup] = result.followups
     assert followup.payload["flags"] == EPHEMERAL
-    assert fragment in str(result.embeds)
+    assert_shown(fragment, result.embeds, "description")
 
 
 async def test_upstream_fault_on_select_is_one_private_message(
@@ -169,4 +170,4 @@ async def test_upstream_fault_on_select_is_one_private_message(
     assert chosen.ephemeral
     [followup] = chosen.followups
     assert followup.payload["flags"] == EPHEMERAL
-    assert "Try again in a few minutes" in str(chosen.embeds)
+    assert_shown("Try again in a few minutes", chosen.embeds, "description")

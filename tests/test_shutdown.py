@@ -20,25 +20,13 @@ from bot.app.lifecycle import drain_and_close, install_signal_handlers
 from bot.cli import bot_commands
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_not_shown, shown
+from tests.fakes import upstream_received
 
 QUESTION = "What is grace?"
 RESTARTING = "The bot is restarting — try again in a minute."
 # A hang guard, not a wait: each drain below ends long before it.
 GUARD_SECONDS = 20.0
-
-
-def upstream_received(fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
-    """Set once the fake has received a /ask question (before any latency it adds)."""
-    received = asyncio.Event()
-    record = fake.record
-
-    def record_and_signal(facts: Any, *args: Any, **kwargs: Any) -> None:
-        record(facts, *args, **kwargs)
-        if facts.skill == "catholic_qa":
-            received.set()
-
-    monkeypatch.setattr(fake, "record", record_and_signal)
-    return received
 
 
 class ClosedServices:
@@ -105,7 +93,7 @@ async def test_an_answer_in_flight_is_sent_before_the_bot_closes(
 
     result = await ask
     assert result.embeds and result.embeds[0]["title"] == QUESTION
-    assert "Restarting" not in str(result.embeds)
+    assert_not_shown("Restarting", result.embeds)
     assert harness.bot.draining and harness.bot.is_closed()
     assert closed.all_closed
     assert shutdown_logs.at(logging.INFO)[0] == (
@@ -156,7 +144,7 @@ async def test_work_outliving_the_grace_period_is_cancelled_and_its_user_told(
 
     result = await ask
     assert result.callback_type == 5  # it had deferred: the user saw "thinking…"
-    assert "Interrupted" in str(result.embeds) and result.ephemeral
+    assert shown(result.embeds, "title") == ["Interrupted"] and result.ephemeral
     assert shutdown_logs.at(logging.WARNING) == [
         "1 in-flight tasks still running after the grace period; cancelling them"
     ]
@@ -220,7 +208,7 @@ async def test_a_second_signal_stops_waiting_for_work_in_flight(
         os.kill(os.getpid(), signal.SIGINT)
         await signals.wait_closed()
 
-    assert "Interrupted" in str((await ask).embeds)
+    assert shown((await ask).embeds, "title") == ["Interrupted"]
     assert harness.bot.is_closed() and closed.all_closed
 
 

@@ -20,12 +20,13 @@ from pydantic import SecretStr
 
 from bot.a2a import errors
 from bot.a2a.retry import PollPolicy
-from bot.app.user_errors import message_for
 from bot.render.discord_limits import CUSTOM_ID, EMBED_DESCRIPTION, MODAL_TITLE
 from bot.render.look import BRAND, ERROR
+from bot.services.user_errors import message_for
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.embed_parts import assert_not_shown, assert_shown
 from tests.test_daily_scheduler import SAINTS, SLOT, claims_of, daily_cog, schedule_of, set_daily
 
 QUESTION = "Tell me about Pope Pius"
@@ -85,7 +86,7 @@ async def test_rejected_after_a_public_ask_is_magisterium_words_privately(
     assert embed["title"] == QUESTION  # Magisterium's answer to this question
     assert embed["description"].startswith(REFUSAL)
     assert embed["color"] == BRAND.value and embed["footer"]["text"] == "Magisterium AI"
-    assert "error id" not in str(embed)
+    assert_not_shown("error id", [embed])
     assert result.allowed_mentions_all == [{"parse": []}]
     assert fake.count(skill="catholic_qa") == 1  # never retried: it is an answer
 
@@ -167,7 +168,7 @@ async def test_only_the_asker_can_reply(harness: Harness, fake: FakeMagisterium)
     sent = len(fake.requests)
     other = await harness.click(asked, custom_id, user=harness.user(name="bystander"))
     assert other.callback_type == 4 and other.ephemeral and other.modal is None
-    assert "Only the person who asked can reply" in str(other.embeds)
+    assert_shown("Only the person who asked can reply", other.embeds, "description")
     assert len(fake.requests) == sent
 
 
@@ -226,7 +227,8 @@ async def test_a_dm_question_back_is_answered_by_the_next_message(
 
     second = await harness.dm_message(user, REPLY)
     assert fake.requests[-1].context_id == context_id
-    assert f'Continuing our conversation about "{QUESTION}"' in str(second.reply_embeds)
+    continuing = f'Continuing our conversation about "{QUESTION}"'
+    assert_shown(continuing, second.reply_embeds, "description")
 
 
 # --- auth-required, canceled, not finished, Message results -------------------------------------
@@ -243,7 +245,7 @@ async def test_auth_required_asks_to_relink_and_marks_the_linked_token(
     assert result.ephemeral and result.deleted_original
     embed = only_embed(result)
     assert embed["title"] == RELINK and "`/account link`" in embed["description"]
-    assert "error id" not in str(embed)
+    assert_not_shown("error id", [embed])
     account = await registry.get(user.id)
     assert account is not None and account.status == "invalid"
     assert fake.requests[-1].token == "pro-own-token"
@@ -256,7 +258,7 @@ async def test_canceled_is_said_so(harness: Harness, fake: FakeMagisterium) -> N
     assert result.ephemeral and embed["title"] == "The request was canceled"
     assert "Try again" in embed["description"] and embed["color"] == ERROR.value
     assert "The task was canceled before it finished." in embed["description"]
-    assert "error id" not in str(embed)
+    assert_not_shown("error id", [embed])
 
 
 @pytest.mark.parametrize("state", ["submitted", "working", "unknown"])
@@ -268,7 +270,8 @@ async def test_still_pending_after_the_poll_is_not_finished_try_again(
     result = await harness.slash("ask", question=QUESTION)
     embed = only_embed(result)
     assert result.ephemeral and embed["title"] == "Magisterium did not finish in time"
-    assert "Try again" in embed["description"] and "error id" not in str(embed)
+    assert "Try again" in embed["description"]
+    assert_not_shown("error id", [embed])
     assert fake.count(method="tasks/get") == 2  # the client's bounded poll, then the message
     assert fake.count(skill="catholic_qa") == 1
 
@@ -293,7 +296,7 @@ async def test_a_message_result_is_shown_as_an_answer(
     assert not result.ephemeral and embed["title"] == QUESTION
     assert QUESTION in embed["description"] and embed["color"] == BRAND.value
     exchange = await harness.dm_message(harness.user(), "What is grace?")
-    assert "What is grace?" in str(exchange.reply_embeds)
+    assert_shown("What is grace?", exchange.reply_embeds, "description")
 
 
 async def test_failed_shows_magisterium_reason(harness: Harness, fake: FakeMagisterium) -> None:

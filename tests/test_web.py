@@ -22,6 +22,7 @@ from devtools.discord import Harness
 from devtools.discord.fixtures import harness_settings
 from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.conftest_db import admin_execute, terminate_connections
+from tests.embed_parts import assert_shown
 from tests.test_daily_scheduler import MINUTE, SAINTS, SLOT, daily_cog, set_daily
 
 SEARCH = "baptism of desire"
@@ -121,7 +122,7 @@ async def test_metrics_count_upstream_calls_errors_and_outcomes(
 ) -> None:
     fake.faults.add(Fault.PLAN_REQUIRED)
     refused = await harness.slash("search", query=SEARCH)
-    assert "paid Magisterium plan" in str(refused.embeds)
+    assert_shown("paid Magisterium plan", refused.embeds, "title")
     first = await harness.slash("search", query=SEARCH)
     again = await harness.slash("search", query=SEARCH.upper())
     assert first.embeds and again.embeds
@@ -149,7 +150,7 @@ async def test_an_unexpected_failure_counts_as_error(
 
     monkeypatch.setattr(harness.bot.services.magisterium, "search", broken)
     result = await harness.slash("search", query=SEARCH)
-    assert "error id" in str(result.embeds).lower()
+    assert_shown("error id ", result.embeds, "footer")
     samples = await scrape(client, harness.bot)
     assert samples.of("magisterium_bot_commands_total", command="search", outcome="error") == 1
 
