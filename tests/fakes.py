@@ -14,7 +14,7 @@ import pytest
 from bot.a2a.models import Task
 from bot.accounts import TokenCipher
 from bot.i18n import compiled_catalogues
-from devtools.discord.messages import http_error
+from devtools.discord.records import http_error
 
 if TYPE_CHECKING:
     from devtools.discord import Harness

@@ -23,7 +23,7 @@ from bot.i18n import LANGUAGES
 from devtools.discord import CommandUnavailable, Harness, InteractionResult
 from devtools.fake_magisterium import FakeMagisterium
 from tests.embed_parts import assert_not_shown, assert_shown, everything_shown
-from tests.fakes import wrap_locales
+from tests.fakes import FakeWallClock, wrap_locales
 
 EPHEMERAL = 64
 ADMIN = discord.Permissions(manage_guild=True)
@@ -40,16 +40,6 @@ class DailyCog(Protocol):
     async def tick(self, now: dt.datetime) -> Any: ...
 
 
-class Clock:
-    """The commands' clock: ``clock.at = …`` moves it."""
-
-    def __init__(self, at: dt.datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> dt.datetime:
-        return self.at
-
-
 def _cog(harness: Harness) -> DailyCog:
     cog = harness.bot.get_cog("DailyCog")
     # Extensions are re-imported for each bot: reach the cog by name, not by class.
@@ -62,9 +52,9 @@ def _services(harness: Harness) -> Services:
 
 
 @pytest.fixture
-def clock(harness: Harness) -> Clock:
-    """/daily commands see ``DEC_1_0500`` as now (until a test moves ``clock.at``)."""
-    fixed = Clock(DEC_1_0500)
+def clock(harness: Harness) -> FakeWallClock:
+    """/daily commands see ``DEC_1_0500`` as now (until a test moves ``clock.now``)."""
+    fixed = FakeWallClock(DEC_1_0500)
     _cog(harness).now = fixed
     return fixed
 
@@ -155,7 +145,7 @@ def _bold(text: str) -> list[str]:
 
 
 async def test_set_confirms_privately_with_local_and_utc_time_and_persists(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     role = backend.make_role("faithful", harness.guild, mentionable=True)
     result = await _set(harness, role=role)
@@ -204,13 +194,13 @@ async def test_set_confirms_privately_with_local_and_utc_time_and_persists(
 )
 async def test_set_first_post_in_other_offsets(
     harness: Harness,
-    clock: Clock,
+    clock: FakeWallClock,
     now: dt.datetime,
     timezone: str,
     expected_local: str,
     expected_utc: dt.datetime,
 ) -> None:
-    clock.at = now
+    clock.now = now
     result = await _set(harness, timezone=timezone)
     _private_reply(result)
     text = _description(result)
@@ -218,7 +208,7 @@ async def test_set_first_post_in_other_offsets(
 
 
 async def test_set_with_a_linked_token_posts_with_the_admins_own_account(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     admin = harness.user(name="admin")
     await _services(harness).registry.link(admin.id, SecretStr("pro-daily-admin"))
@@ -232,7 +222,7 @@ async def test_set_with_a_linked_token_posts_with_the_admins_own_account(
 
 
 async def test_a_second_set_replaces_the_first_and_feeds_are_separate(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     store = _services(harness).schedules
     other = harness.make_text_channel("announcements")
@@ -263,7 +253,7 @@ async def test_a_second_set_replaces_the_first_and_feeds_are_separate(
     ],
 )
 async def test_timezone_is_normalised(
-    harness: Harness, clock: Clock, typed: str, canonical: str
+    harness: Harness, clock: FakeWallClock, typed: str, canonical: str
 ) -> None:
     result = await _set(harness, timezone=typed)
     _private_reply(result)
@@ -272,8 +262,10 @@ async def test_timezone_is_normalised(
     assert schedule is not None and schedule.timezone == canonical
 
 
-async def test_set_after_todays_slot_first_posts_tomorrow(harness: Harness, clock: Clock) -> None:
-    clock.at = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)  # 10:00 in Berlin
+async def test_set_after_todays_slot_first_posts_tomorrow(
+    harness: Harness, clock: FakeWallClock
+) -> None:
+    clock.now = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)  # 10:00 in Berlin
     result = await _set(harness)
     _private_reply(result)
     text = _description(result)
@@ -286,7 +278,7 @@ async def test_set_after_todays_slot_first_posts_tomorrow(harness: Harness, cloc
 
 @pytest.mark.parametrize("typed", ["25:00", "7", "noon", "07:60"])
 async def test_bad_time_says_hh_mm(
-    harness: Harness, clock: Clock, fake: FakeMagisterium, typed: str
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium, typed: str
 ) -> None:
     result = await _set(harness, time=typed)
     text = await _refused(harness, result, "That time is not HH:MM")
@@ -299,21 +291,23 @@ async def test_bad_time_says_hh_mm(
     [("Berlin", "Europe/Berlin"), ("new york", "America/New_York")],
 )
 async def test_unknown_timezone_suggests_close_names(
-    harness: Harness, clock: Clock, typed: str, suggested: str
+    harness: Harness, clock: FakeWallClock, typed: str, suggested: str
 ) -> None:
     result = await _set(harness, timezone=typed)
     text = await _refused(harness, result, "Unknown timezone")
     assert re.search(rf"Did you mean [^?]*`{suggested}`", text), text
 
 
-async def test_a_misspelt_timezone_suggests_the_close_name(harness: Harness, clock: Clock) -> None:
+async def test_a_misspelt_timezone_suggests_the_close_name(
+    harness: Harness, clock: FakeWallClock
+) -> None:
     result = await _set(harness, timezone="Europe/Berlim")
     text = await _refused(harness, result, "Unknown timezone")
     assert "Did you mean `Europe/Berlin`" in text
 
 
 async def test_a_timezone_nobody_could_mean_is_refused_without_suggestions(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     result = await _set(harness, timezone="Mars/Olympus")
     text = await _refused(harness, result, "Unknown timezone")
@@ -331,7 +325,7 @@ async def test_a_timezone_nobody_could_mean_is_refused_without_suggestions(
     ids=["embed-links", "send-messages", "both", "view-channel"],
 )
 async def test_missing_channel_permissions_are_named_exactly(
-    harness: Harness, clock: Clock, denied: dict[str, bool], named: list[str]
+    harness: Harness, clock: FakeWallClock, denied: dict[str, bool], named: list[str]
 ) -> None:
     channel = harness.make_text_channel("daily")
     _restrict_bot(harness, channel, **denied)
@@ -341,14 +335,14 @@ async def test_missing_channel_permissions_are_named_exactly(
     assert channel.mention in text
 
 
-async def test_everyone_is_never_pinged(harness: Harness, clock: Clock) -> None:
+async def test_everyone_is_never_pinged(harness: Harness, clock: FakeWallClock) -> None:
     result = await _set(harness, role=harness.guild.default_role)
     text = await _refused(harness, result, "That role cannot be pinged")
     assert "@everyone is never pinged" in text
 
 
 async def test_unmentionable_role_is_refused_when_the_bot_cannot_mention_everyone(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     # dpytest gives @everyone (the bot's only role) Mention Everyone: take it away here.
     everyone = harness.guild.default_role
@@ -366,7 +360,7 @@ async def test_unmentionable_role_is_refused_when_the_bot_cannot_mention_everyon
 
 
 async def test_unmentionable_role_is_fine_when_the_bot_can_mention_everyone(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     assert harness.guild.me.guild_permissions.mention_everyone  # dpytest's default
     role = backend.make_role("quiet", harness.guild, mentionable=False)
@@ -377,7 +371,7 @@ async def test_unmentionable_role_is_fine_when_the_bot_can_mention_everyone(
 
 
 async def test_a_linked_but_invalid_token_says_relink(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     admin = harness.user(name="admin")
     registry = _services(harness).registry
@@ -396,13 +390,15 @@ class TestWithoutOperatorToken:
     def harness_overrides(self) -> dict[str, Any]:
         return {"magisterium_token": None}
 
-    async def test_unlinked_admin_is_told_to_link(self, harness: Harness, clock: Clock) -> None:
+    async def test_unlinked_admin_is_told_to_link(
+        self, harness: Harness, clock: FakeWallClock
+    ) -> None:
         result = await _set(harness)
         text = await _refused(harness, result, "Link your Magisterium account first")
         assert "/account link" in text
 
     async def test_linked_admin_sets_it_with_their_own_account(
-        self, harness: Harness, clock: Clock
+        self, harness: Harness, clock: FakeWallClock
     ) -> None:
         admin = harness.user(name="admin")
         await _services(harness).registry.link(admin.id, SecretStr("pro-daily-only"))
@@ -461,7 +457,7 @@ async def test_daily_needs_manage_server(harness: Harness, name: str) -> None:
     assert allowed.ephemeral
 
 
-async def test_set_needs_manage_server(harness: Harness, clock: Clock) -> None:
+async def test_set_needs_manage_server(harness: Harness, clock: FakeWallClock) -> None:
     with pytest.raises(CommandUnavailable, match="manage_guild"):
         await harness.slash(
             "daily set",
@@ -476,7 +472,9 @@ async def test_set_needs_manage_server(harness: Harness, clock: Clock) -> None:
 # --- /daily status -----------------------------------------------------------------------------
 
 
-async def test_status_without_schedules_says_how_to_start(harness: Harness, clock: Clock) -> None:
+async def test_status_without_schedules_says_how_to_start(
+    harness: Harness, clock: FakeWallClock
+) -> None:
     result = await harness.slash("daily status", member_permissions=ADMIN)
     _private_reply(result)
     text = _status_text(result)
@@ -484,7 +482,7 @@ async def test_status_without_schedules_says_how_to_start(harness: Harness, cloc
 
 
 async def test_status_shows_next_post_then_last_post(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     role = backend.make_role("faithful", harness.guild, mentionable=True)
     _private_reply(await _set(harness, role=role))
@@ -500,7 +498,7 @@ async def test_status_shows_next_post_then_last_post(
     report = await _cog(harness).tick(SLOT_DEC_1)
     assert report.posted == 1
     (posted,) = harness.messages_in(harness.channel)
-    clock.at = SLOT_DEC_1 + dt.timedelta(minutes=5)
+    clock.now = SLOT_DEC_1 + dt.timedelta(minutes=5)
     after = _status_text(await harness.slash("daily status", member_permissions=ADMIN))
     link = f"https://discord.com/channels/{harness.guild.id}/{harness.channel.id}/{posted.id}"
     assert f"**Last post:** Tuesday 1 December 2026 (<t:{int(SLOT_DEC_1.timestamp())}:f>)" in after
@@ -512,7 +510,7 @@ async def test_status_shows_next_post_then_last_post(
 
 
 async def test_status_shows_a_paused_schedule_and_why(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     admin = harness.user(name="admin")
     registry = _services(harness).registry
@@ -534,7 +532,7 @@ async def test_status_shows_a_paused_schedule_and_why(
 
 
 async def test_status_shows_a_disabled_schedule_and_why(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     _private_reply(await _set(harness))
     _restrict_bot(harness, harness.channel, embed_links=False)
@@ -551,7 +549,9 @@ async def test_status_shows_a_disabled_schedule_and_why(
 # --- /daily off --------------------------------------------------------------------------------
 
 
-async def test_off_removes_then_says_nothing_to_stop(harness: Harness, clock: Clock) -> None:
+async def test_off_removes_then_says_nothing_to_stop(
+    harness: Harness, clock: FakeWallClock
+) -> None:
     store = _services(harness).schedules
     _private_reply(await _set(harness))
     _private_reply(await _set(harness, feed="readings"))
@@ -578,7 +578,7 @@ async def test_off_removes_then_says_nothing_to_stop(harness: Harness, clock: Cl
 
 
 async def test_preview_is_private_pings_nobody_and_posts_nothing(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     role = backend.make_role("faithful", harness.guild, mentionable=True)
     _private_reply(await _set(harness, role=role))
@@ -608,7 +608,7 @@ async def test_preview_is_private_pings_nobody_and_posts_nothing(
 
 
 async def test_preview_without_a_schedule(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     result = await harness.slash("daily preview", member_permissions=ADMIN, feed="readings")
     assert result.ephemeral
@@ -681,7 +681,7 @@ async def test_the_language_option_offers_each_language_by_its_own_name(harness:
 
 
 async def test_a_chosen_language_is_stored_shown_and_replaced_by_the_next_set(
-    harness: Harness, clock: Clock
+    harness: Harness, clock: FakeWallClock
 ) -> None:
     store = _services(harness).schedules
     chosen = await _set(harness, language="pl")
@@ -701,7 +701,9 @@ async def test_a_chosen_language_is_stored_shown_and_replaced_by_the_next_set(
     assert "**Language:** the server's language (English)" in status
 
 
-async def test_status_names_the_servers_own_language(harness: Harness, clock: Clock) -> None:
+async def test_status_names_the_servers_own_language(
+    harness: Harness, clock: FakeWallClock
+) -> None:
     harness.guild.preferred_locale = discord.Locale.german
     _private_reply(await _set(harness))
     _private_reply(await _set(harness, feed="readings", language="es_419"))
@@ -712,7 +714,7 @@ async def test_status_names_the_servers_own_language(harness: Harness, clock: Cl
 
 
 async def test_preview_shows_the_post_in_the_servers_language_and_the_header_in_the_admins(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     harness.guild.preferred_locale = discord.Locale.german
     _private_reply(await _set(harness))
@@ -725,7 +727,7 @@ async def test_preview_shows_the_post_in_the_servers_language_and_the_header_in_
 
 
 async def test_preview_follows_the_schedules_language_over_the_servers(
-    harness: Harness, clock: Clock, fake: FakeMagisterium
+    harness: Harness, clock: FakeWallClock, fake: FakeMagisterium
 ) -> None:
     harness.guild.preferred_locale = discord.Locale.german
     _private_reply(await _set(harness, feed="readings", language="pl"))
@@ -734,7 +736,7 @@ async def test_preview_follows_the_schedules_language_over_the_servers(
 
 
 async def test_a_german_admin_reads_daily_in_german(
-    harness: Harness, clock: Clock, wrapping_german: None
+    harness: Harness, clock: FakeWallClock, wrapping_german: None
 ) -> None:
     """The admin's own language (their Discord client's) for every answer, dates included;
     the posts' language is the server's."""
@@ -750,7 +752,7 @@ async def test_a_german_admin_reads_daily_in_german(
 
 
 async def test_a_german_admin_sees_permission_names_translated(
-    harness: Harness, clock: Clock, wrapping_german: None
+    harness: Harness, clock: FakeWallClock, wrapping_german: None
 ) -> None:
     channel = harness.make_text_channel("daily")
     _restrict_bot(harness, channel, send_messages=False, embed_links=False)
@@ -761,7 +763,7 @@ async def test_a_german_admin_sees_permission_names_translated(
 
 
 async def test_english_daily_texts_do_not_touch_the_german_catalogue(
-    harness: Harness, clock: Clock, wrapping_german: None
+    harness: Harness, clock: FakeWallClock, wrapping_german: None
 ) -> None:
     result = await _set(harness)
     _private_reply(result)

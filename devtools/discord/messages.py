@@ -19,7 +19,7 @@ from devtools.discord import world
 from devtools.discord.core import UserLike
 from devtools.discord.dispatch import Dispatcher
 from devtools.discord.fake_discord import read_file
-from devtools.discord.records import StoredMessage
+from devtools.discord.records import StoredMessage, http_error
 from devtools.discord.results import MessageExchange, SentMessage
 from devtools.discord.tasks import cancel_loops, collect_logs, settle
 from devtools.discord.wire import (
@@ -34,27 +34,6 @@ from devtools.discord.wire import (
     message_payload,
     snowflake,
 )
-
-
-class _FailedResponse:
-    """The parts of an aiohttp response ``discord.HTTPException`` reads."""
-
-    def __init__(self, status: int) -> None:
-        self.status = status
-        self.reason = {403: "Forbidden", 404: "Not Found"}.get(status, "Error")
-
-
-def http_error(status: int, code: int, message: str = "") -> discord.HTTPException:
-    """The exception discord.py raises for Discord's answer ``status`` with error ``code``."""
-    body = {"code": code, "message": message or f"error {code}"}
-    response: Any = _FailedResponse(status)
-    if status == 403:
-        return discord.Forbidden(response, body)
-    if status == 404:
-        return discord.NotFound(response, body)
-    if status >= 500:
-        return discord.DiscordServerError(response, body)
-    return discord.HTTPException(response, body)
 
 
 class MessagesMixin(Dispatcher):

@@ -146,9 +146,11 @@ class FakeResponse:
         self.reason = reason
 
 
-def http_error(status: int, code: int, message: str, errors: JSON | None = None) -> Exception:
-    """The exception discord.py raises for such an answer from Discord."""
-    body: JSON = {"code": code, "message": message}
+def http_error(
+    status: int, code: int, message: str = "", errors: JSON | None = None
+) -> discord.HTTPException:
+    """The exception discord.py raises for Discord's answer ``status`` with error ``code``."""
+    body: JSON = {"code": code, "message": message or f"error {code}"}
     if errors:
         body["errors"] = errors
     reason = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}
@@ -157,4 +159,6 @@ def http_error(status: int, code: int, message: str, errors: JSON | None = None)
         return discord.Forbidden(response, body)
     if status == 404:
         return discord.NotFound(response, body)
+    if status >= 500:
+        return discord.DiscordServerError(response, body)
     return discord.HTTPException(response, body)
