@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n.locales import SUPPORTED_LOCALES
-from bot.i18n.translator import CatalogueTranslator, problem
+from bot.i18n.translator import CatalogueTranslator
 
 COMMAND_TOTAL_MAX = 4000  # name, description and values of a command and all its options
 
@@ -24,18 +24,16 @@ class _Recording(CatalogueTranslator):
         super().__init__()
         self.problems: list[str] = []
 
-    async def translate(
+    def refused(
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
+        translated: str,
+        why: str,
     ) -> str | None:
-        translated = self.raw(string, locale)
-        if translated is not None and (why := problem(context, translated)) is not None:
-            where = context.location.name.replace("_", " ")
-            self.problems.append(
-                f"{locale.value}: {where} {string.message!r} → {translated!r}: {why}"
-            )
+        where = context.location.name.replace("_", " ")
+        self.problems.append(f"{locale.value}: {where} {string.message!r} → {translated!r}: {why}")
         return translated
 
 

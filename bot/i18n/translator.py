@@ -88,6 +88,17 @@ class CatalogueTranslator(app_commands.Translator):
     ) -> str | None:
         translated = self.raw(string, locale)
         if translated is not None and (why := problem(context, translated)) is not None:
-            log.warning("%s translation of %r left out: %s", locale, string.message, why)
-            return None
+            return self.refused(string, locale, context, translated, why)
         return translated
+
+    def refused(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+        translated: str,
+        why: str,
+    ) -> str | None:
+        """A translation Discord would refuse: left out (English shows instead), and logged."""
+        log.warning("%s translation of %r left out: %s", locale, string.message, why)
+        return None
