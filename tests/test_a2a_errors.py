@@ -365,3 +365,72 @@ async def test_request_is_a_json_rpc_message_send() -> None:
     message = body["params"]["message"]
     assert message["role"] == "user" and message["kind"] == "message"
     assert message["parts"] == [{"kind": "text", "text": "q"}]
+
+
+# --- what an error carries to whoever shows or logs it ----------------------------------------
+
+
+def test_an_error_keeps_the_upstreams_data() -> None:
+    error = errors.InvalidParams("bad date", http_status=200, data={"field": "date"})
+    assert error.data == {"field": "date"}
+    assert (error.message, str(error), error.code, error.http_status) == (
+        "bad date",
+        "bad date",
+        -32602,
+        200,
+    )
+    assert errors.A2AError("x").data is None
+
+
+def test_an_explicit_code_overrides_the_class_code_only_for_that_error() -> None:
+    unknown = errors.UnknownRPCError("what", code=-32099)
+    assert unknown.code == -32099
+    assert errors.UnknownRPCError("what").code is None
+
+
+def test_repr_names_the_error_class() -> None:
+    error = errors.RateLimited("slow down", http_status=429, data={"secret": "x"})
+    assert repr(error) == "RateLimited(message='slow down', code=-32003, http_status=429)"
+
+
+def test_a_proxy_throttle_keeps_its_message_and_status() -> None:
+    error = errors.GatewayThrottled("429 from the CDN", retry_after=2.0, http_status=429)
+    assert (error.message, str(error), error.http_status, error.retry_after) == (
+        "429 from the CDN",
+        "429 from the CDN",
+        429,
+        2.0,
+    )
+    assert errors.GatewayThrottled("429").retry_after is None
+
+
+def test_an_unfinished_task_says_its_state_and_magisteriums_reason() -> None:
+    failed = errors.TaskFailed("retrieval backend unavailable", task_id="t", context_id="c")
+    assert str(failed) == "task failed: retrieval backend unavailable"
+    assert (failed.state, failed.reason, failed.task_id, failed.context_id) == (
+        "failed",
+        "retrieval backend unavailable",
+        "t",
+        "c",
+    )
+    assert str(errors.TaskRejected("")) == "task rejected"
+    assert errors.TaskCanceled("").reason == ""
+
+
+def test_a_task_in_an_unexpected_state_is_named_by_that_state() -> None:
+    unknown = errors.TaskNotFinished("", state="unknown")
+    assert str(unknown) == "task unknown"
+    assert unknown.state == "unknown"
+    assert errors.TaskNotFinished("").state == "working"  # the class's own state is untouched
+    assert str(errors.TaskNotFinished("still thinking")) == "task working: still thinking"
+
+
+def test_auth_required_keeps_the_task_and_why() -> None:
+    error = errors.AuthRequired(
+        "sign in again", task_id="t-1", context_id="c-1", reason="session expired", http_status=200
+    )
+    assert (error.message, str(error), error.http_status) == ("sign in again",) * 2 + (200,)
+    assert (error.task_id, error.context_id, error.reason) == ("t-1", "c-1", "session expired")
+    assert isinstance(error, errors.Unauthorized) and error.code == -32004
+    bare = errors.AuthRequired("sign in")
+    assert (bare.task_id, bare.context_id, bare.reason) == (None, None, "")

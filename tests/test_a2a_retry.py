@@ -16,7 +16,7 @@ import pytest
 
 from bot.a2a import A2AClient, Message, RetryPolicy, TextPart, errors
 from bot.a2a.attempts import current_gate, gated
-from bot.a2a.retry import attempt_budget, parse_retry_after
+from bot.a2a.retry import PollPolicy, attempt_budget, parse_retry_after, retry_after_from_data
 from tests.fakes import FakeClock
 
 OK_TASK = {"jsonrpc": "2.0", "id": 1, "result": {"id": "t", "status": {"state": "completed"}}}
@@ -243,3 +243,121 @@ async def test_a_gate_that_says_no_ends_the_call_with_the_error() -> None:
         await _send(_client(script, clock))
     assert len(script.message_ids) == 1 and clock.sleeps == []
     assert current_gate() is not gate  # the gate was for that block only
+
+
+# --- the policy itself: what a person waits, with the jitter pinned to one end ---------------
+
+
+class TopOfRange(random.Random):
+    """Jitter that always picks the longest wait it is allowed."""
+
+    def uniform(self, a: float, b: float) -> float:
+        return b
+
+
+class BottomOfRange(random.Random):
+    """Jitter that always picks the shortest wait it is allowed."""
+
+    def uniform(self, a: float, b: float) -> float:
+        return a
+
+
+def test_backoff_grows_with_each_attempt() -> None:
+    policy = RetryPolicy(base_delay=1.0, max_delay=100.0)
+    longest = [policy.backoff(attempt, TopOfRange()) for attempt in range(5)]
+    assert longest == [1.0, 2.0, 4.0, 8.0, 16.0]
+
+
+def test_backoff_never_waits_longer_than_max_delay() -> None:
+    policy = RetryPolicy(base_delay=1.0, max_delay=5.0)
+    assert policy.backoff(3, TopOfRange()) == 5.0
+    assert policy.backoff(30, TopOfRange()) == 5.0
+
+
+def test_backoff_jitter_may_retry_at_once() -> None:
+    assert RetryPolicy().backoff(3, BottomOfRange()) == 0.0
+
+
+def test_a_transient_error_waits_the_backoff_of_its_attempt() -> None:
+    policy = RetryPolicy(max_attempts=5, base_delay=1.0, max_delay=100.0)
+    error = errors.InternalError("boom")
+    assert [policy.delay_before_retry(n, error, TopOfRange()) for n in range(4)] == [1, 2, 4, 8]
+    assert policy.delay_before_retry(4, error, TopOfRange()) is None  # that was the last one
+
+
+def test_a_rate_limit_of_exactly_max_retry_after_is_still_waited_here() -> None:
+    policy = RetryPolicy(base_delay=0.5, max_retry_after=30.0)
+    exactly = errors.RateLimited("slow down", retry_after=30.0)
+    longer = errors.RateLimited("slow down", retry_after=30.5)
+    assert policy.delay_before_retry(0, exactly, BottomOfRange()) == 30.0
+    assert policy.delay_before_retry(0, exactly, TopOfRange()) == 30.5  # plus base_delay jitter
+    assert policy.delay_before_retry(0, longer, BottomOfRange()) is None
+
+
+def test_a_proxy_throttle_of_exactly_max_delay_is_slept_here() -> None:
+    policy = RetryPolicy(base_delay=0.5, max_delay=4.0)
+    exactly = errors.GatewayThrottled("slow", retry_after=4.0)
+    longer = errors.GatewayThrottled("slow", retry_after=4.5)
+    assert policy.delay_before_retry(0, exactly, BottomOfRange()) == 4.0
+    assert policy.delay_before_retry(0, longer, BottomOfRange()) is None
+    # Without a Retry-After, a proxy's 429 backs off like a 503.
+    silent = errors.GatewayThrottled("slow")
+    assert policy.delay_before_retry(1, silent, TopOfRange()) == 1.0
+
+
+def test_a_rate_limit_without_retry_after_is_handed_back_not_crashed_on() -> None:
+    assert retry_after_from_data({}) is None
+    assert retry_after_from_data({"detail": "slow down"}) is None
+    assert retry_after_from_data(None) is None
+    assert retry_after_from_data(["retryAfter", 5]) is None
+    no_wait = errors.RateLimited("Rate limit exceeded")
+    assert RetryPolicy().delay_before_retry(0, no_wait, TopOfRange()) is None
+
+
+def test_retry_after_in_snake_case_is_honoured() -> None:
+    assert retry_after_from_data({"retry_after": 4}) == 4.0
+    assert retry_after_from_data({"retry_after": "6"}) == 6.0
+    assert retry_after_from_data({"retryAfter": 2, "retry_after": 9}) == 2.0
+
+
+def test_a_boolean_retry_after_is_no_wait_at_all() -> None:
+    assert retry_after_from_data({"retryAfter": True}) is None
+    assert retry_after_from_data({"retryAfter": False}) is None
+
+
+def test_a_zero_or_negative_retry_after_means_retry_at_once() -> None:
+    assert retry_after_from_data({"retryAfter": 0}) == 0.0
+    assert retry_after_from_data({"retryAfter": -3}) == 0.0
+    assert parse_retry_after("0") == 0.0
+    assert parse_retry_after(" -5 ") == 0.0
+    assert parse_retry_after("0.25") == 0.25
+
+
+def test_a_retry_after_date_is_read_in_its_own_utc_offset() -> None:
+    now = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+    # 14:00:42 at +0200 is 12:00:42 UTC: 42 s, not 2 h and 42 s.
+    assert parse_retry_after("Mon, 30 Nov 2026 14:00:42 +0200", now=now) == 42.0
+    assert parse_retry_after("Mon, 30 Nov 2026 07:00:42 -0500", now=now) == 42.0
+    # "-0000" (RFC 5322: UTC, zone unknown) parses without a zone: read as UTC.
+    assert parse_retry_after("Mon, 30 Nov 2026 12:00:42 -0000", now=now) == 42.0
+
+
+def test_a_retry_after_date_is_measured_from_the_real_clock_by_default() -> None:
+    past = parse_retry_after("Mon, 30 Nov 2020 12:00:00 GMT")
+    future = parse_retry_after("Mon, 30 Nov 2099 12:00:00 GMT")
+    assert past == 0.0
+    assert future is not None and future > 365 * 86400
+
+
+def test_poll_pauses_double_up_to_their_cap() -> None:
+    assert PollPolicy().delays() == [0.25, 0.5, 1.0, 2.0, 4.0]
+    assert PollPolicy(attempts=7, first_delay=1.0, max_delay=5.0).delays() == [
+        1.0,
+        2.0,
+        4.0,
+        5.0,
+        5.0,
+        5.0,
+        5.0,
+    ]
+    assert PollPolicy(attempts=0).delays() == []

@@ -403,6 +403,35 @@ def test_next_post_and_due_date_agree() -> None:
         now += dt.timedelta(minutes=7)
 
 
+def test_next_post_when_active_since_is_exactly_a_slot_is_that_slot() -> None:
+    set_at = local("2026-06-10T07:00", "Europe/Berlin")
+    plan = schedule("07:00", "Europe/Berlin", active_since=set_at)
+
+    # Today, as due_date says (test_a_schedule_set_exactly_at_its_slot_posts_at_once), not tomorrow.
+    assert next_post(plan, set_at) == set_at
+    assert next_post(plan, set_at - dt.timedelta(hours=1)) == set_at
+
+
+@pytest.mark.parametrize("zone", ["America/Los_Angeles", "Pacific/Auckland", "UTC"])
+@pytest.mark.parametrize("grace", [DEFAULT_GRACE, dt.timedelta(hours=24), dt.timedelta(days=3)])
+def test_next_post_and_due_date_agree_in_any_zone_and_any_grace(
+    zone: str, grace: dt.timedelta
+) -> None:
+    """Local dates, not UTC ones, and yesterday at the earliest: next_post looks back no further
+    than due_date does, however long the grace window and whichever side of UTC the zone is."""
+    plan = schedule("23:30", zone)
+    start = local("2026-06-08T00:00", zone)
+    now = start
+    while now < start + dt.timedelta(days=5):
+        upcoming = next_post(plan, now, grace=grace)
+        day = due_date(plan, now, grace=grace)
+        if day is not None:
+            assert upcoming == slot_instant(day, plan.post_time, plan.zone), now
+        else:
+            assert upcoming > now, now
+        now += dt.timedelta(minutes=37)
+
+
 # -- backoff
 
 

@@ -9,7 +9,7 @@ import pytest
 from bot.limits import Limiter, LimiterConfig, LocalBackend
 from bot.limits.backend import Verdict
 from bot.limits.forecast import forecast
-from bot.limits.window import BASIC, QA, Later, Pools, PoolState, choose, free_at
+from bot.limits.window import BASIC, QA, Later, Pools, PoolState, choose, free_at, free_times
 
 POOLS = Pools(basic=3, qa=1, window=61.0)
 
@@ -96,3 +96,54 @@ async def test_local_backend_refund_and_pause() -> None:
     refused = await backend.acquire("k", POOLS, expensive=False, now=19.0, ticket="t2")
     assert not refused.granted
     assert (await backend.acquire("k", POOLS, expensive=False, now=20.0, ticket="t3")).granted
+
+
+# --- a token's state: when it is idle (its limiter entry can go) and how a pause extends -------
+
+
+def test_a_token_with_nothing_in_the_window_and_no_pause_is_idle() -> None:
+    assert PoolState().idle(60.0, now=0.0)
+    assert PoolState(logs={BASIC: [], QA: []}).idle(60.0, now=0.0)
+
+
+def test_a_token_is_busy_until_its_last_stamp_leaves_the_window() -> None:
+    state = PoolState(logs={BASIC: [0.0, 50.0]})
+    assert not state.idle(60.0, now=70.0)  # the first stamp is gone, the last is not
+    assert not state.idle(60.0, now=109.9)
+    assert state.idle(60.0, now=110.0)  # 50 + 60: expired at exactly stamp + window
+
+
+def test_one_pool_in_use_keeps_the_token_busy() -> None:
+    state = PoolState(logs={BASIC: [], QA: [65.0]})
+    assert not state.idle(60.0, now=100.0)
+    assert state.idle(60.0, now=125.0)
+
+
+def test_a_paused_token_is_not_idle_until_the_pause_ends() -> None:
+    state = PoolState(pause_until=30.0)
+    assert not state.idle(60.0, now=29.0)
+    assert state.idle(60.0, now=30.0)
+
+
+def test_a_pause_only_ever_extends() -> None:
+    logs = {BASIC: [1.0, 2.0]}
+    state = PoolState(20.0, logs)
+    assert state.paused(40.0) == PoolState(40.0, logs)
+    assert state.paused(10.0) == PoolState(20.0, logs)  # a shorter pause does not cut it short
+    assert PoolState().paused(5.0).pause_until == 5.0
+
+
+def test_each_pool_frees_on_its_own_stamps_and_limit() -> None:
+    pools = Pools(basic=3, qa=1, window=60.0)
+    state = PoolState(logs={BASIC: [0.0, 1.0, 2.0], QA: [10.0]})
+    assert free_times(state, pools, now=5.0) == (60.0, 70.0)
+    # An unused pool has room now; so does one whose stamps have all expired.
+    assert free_times(PoolState(logs={QA: [0.0]}), pools, now=5.0) == (5.0, 60.0)
+    assert free_times(state, pools, now=80.0) == (80.0, 80.0)
+
+
+def test_a_pool_frees_when_its_oldest_counted_stamp_expires() -> None:
+    # Limit 2: room once a single stamp is live, when the second-newest (2.0) expires.
+    assert free_at([0.0, 1.0, 2.0, 3.0], 2, 60.0, now=10.0) == 62.0
+    assert free_at([0.0, 1.0, 2.0, 3.0], 4, 60.0, now=10.0) == 60.0
+    assert free_at([0.0, 1.0, 2.0, 3.0], 5, 60.0, now=10.0) == 10.0

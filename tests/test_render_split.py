@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.render.graphemes import grapheme_boundaries
 from bot.render.markdown import find_fences, inline_spans
-from bot.render.split import Piece, split_pieces, split_text, truncate
+from bot.render.split import Piece, one_line, split_pieces, split_text, truncate
 from tests.test_render_strategies import (
     E_ACUTE,
     FAMILY,
@@ -193,3 +193,176 @@ def test_truncate_examples() -> None:
     assert truncate("see [the link](https://example.org/x) now", 20) == "see…"
     assert truncate("anything", 0) == ""
     assert truncate("anything", 2, ellipsis="...") == ".."
+
+
+# --- where a cut falls, case by case: what a reader of the chunks would notice --------------
+
+
+def test_a_paragraph_break_beats_a_later_line_break() -> None:
+    text = (
+        "First paragraph, long enough to pass half.\n\n"
+        "Second starts\nand goes on past the limit of this chunk"
+    )
+    assert split_text(text, 60) == [
+        "First paragraph, long enough to pass half.",
+        "Second starts\nand goes on past the limit of this chunk",
+    ]
+
+
+def test_a_line_break_beats_later_spaces() -> None:
+    text = "A line long enough to pass half way\nthen words go on and on past it"
+    assert split_text(text, 50) == [
+        "A line long enough to pass half way",
+        "then words go on and on past it",
+    ]
+
+
+def test_a_sentence_ending_in_a_quote_is_a_sentence_end() -> None:
+    text = 'He said "Stop." Then he left the room at once'
+    assert split_text(text, 30) == ['He said "Stop."', "Then he left the room at once"]
+
+
+def test_a_sentence_end_at_the_very_start_still_counts() -> None:
+    assert split_text("! a b c", 3) == ["!", "a b", "c"]
+
+
+def test_a_paragraph_break_beyond_the_chunk_does_not_promote_its_spaces() -> None:
+    text = "Aaaa bbbb cccc. Dddd eeee ffff gggg hhhh\n\nNext paragraph."
+    assert split_text(text, 30) == [
+        "Aaaa bbbb cccc.",
+        "Dddd eeee ffff gggg hhhh",
+        "Next paragraph.",
+    ]
+
+
+def test_a_preferred_cut_wins_from_exactly_half_the_chunk() -> None:
+    # Limit 9: the paragraph break at 4 leaves the chunk half full (9 // 2), so it wins.
+    assert split_text("aaaa\n\nbb cc dd", 9) == ["aaaa", "bb cc dd"]
+
+
+def test_a_preferred_cut_short_of_half_the_chunk_loses_to_a_later_one() -> None:
+    assert split_text("aaa\n\nbbb cc dd", 9) == ["aaa\n\nbbb", "cc dd"]
+    # Half full is measured by the text kept, not by where the next piece starts.
+    assert split_text("aaa\n\n\n\nb cc dd", 9) == ["aaa\n\n\n\nb", "cc dd"]
+
+
+def test_a_chunk_may_end_right_before_a_space_at_the_limit() -> None:
+    assert split_text("alpha beta gamma", 10) == ["alpha beta", "gamma"]
+
+
+def test_a_one_letter_word_is_cut_after_rather_than_broken_with_the_next() -> None:
+    assert split_text("a bbbbbbbbbb", 5) == ["a", "bbbbb", "bbbbb"]
+
+
+def test_a_whitespace_run_across_the_limit_is_dropped_whole() -> None:
+    assert split_text("aaaa    bbbb", 5) == ["aaaa", "bbbb"]
+
+
+def test_the_last_piece_may_fill_the_limit_exactly() -> None:
+    assert split_text("aaaa bb c", 4) == ["aaaa", "bb c"]
+
+
+def test_a_code_block_exactly_the_limit_long_is_moved_whole_to_the_next_chunk() -> None:
+    intro = "An introduction of a few words. " * 2
+    code = "```py\n" + "\n".join(f"x{i} = {i}" for i in range(20)) + "\n```"
+    assert split_text(f"{intro}\n\n{code}", len(code)) == [intro.rstrip(), code]
+
+
+def test_a_code_block_is_cut_between_lines_never_inside_one() -> None:
+    line = "a b c d e"
+    code = "```\n" + "\n".join([line] * 20) + "\n```"
+    chunks = split_text(code, 50)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        assert chunk.startswith("```\n") and chunk.endswith("\n```")
+        assert set(chunk.removeprefix("```\n").removesuffix("\n```").split("\n")) == {line}
+
+
+def test_a_code_block_is_never_split_into_an_empty_block() -> None:
+    # The last line break of a block is where it closes: cutting there would leave an empty
+    # reopened block ("```\n```") at the start of the next chunk.
+    assert split_text("```\na\nb\n```xxxxxxxxxx", 11) == [
+        "```\na\n```",
+        "```\nb\n```xx",
+        "xxxxxxxx",
+    ]
+
+
+def test_a_code_line_too_long_for_a_chunk_is_cut_mid_word_keeping_its_fences() -> None:
+    text = "\n```py\nline one\nline two two\n```\n"
+    assert split_text(text, 21) == [
+        "\n```py\nline one\n```",
+        "```py\nline two tw\n```",
+        "```py\no\n```\n",
+    ]
+
+
+def test_a_long_code_line_keeps_its_spaces_across_the_cut() -> None:
+    text = "```\n" + "w " * 15 + "\n```\n. . `code span`"
+    assert split_text(text, 28) == [
+        "```\nw w w w w w w w w w \n```",
+        "```\nw w w w w \n```",
+        ". . `code span`",
+    ]
+
+
+def test_a_cluster_too_long_for_a_chunk_inside_a_code_block_keeps_the_fences() -> None:
+    zalgo = "a" + "\u0301" * 30
+    chunks = split_text("```\n" + zalgo + "\n```", 20)
+    assert all(c.startswith("```\n") and c.endswith("\n```") for c in chunks)
+    assert "".join(c.removeprefix("```\n").removesuffix("\n```") for c in chunks) == zalgo
+    assert all(len(c) <= 20 for c in chunks)
+
+
+def test_a_code_span_longer_than_the_limit_is_cut_as_late_as_fits() -> None:
+    assert split_text("`code span`", 9) == ["`code spa", "n`"]
+
+
+@pytest.mark.parametrize("markup", ["`{}`", "[{}](http://x)"])
+def test_accented_markup_longer_than_the_limit_is_cut_between_letters(markup: str) -> None:
+    text = markup.format(E_ACUTE * 20)
+    chunks = split_text(text, 10)
+    assert "".join(chunks) == text
+    assert all(len(c) <= 10 for c in chunks)
+    boundary = grapheme_boundaries(text)
+    assert all(boundary[c] for c in _cuts(split_pieces(text, 10))), "an accent was cut off"
+    assert chunks[0] == markup.format(E_ACUTE * 20)[:9]  # "`" or "[" and four letters
+
+
+def test_one_line_joins_every_whitespace_run_with_one_space() -> None:
+    assert one_line("  Lumen\n\nGentium\t chapter  II \n") == "Lumen Gentium chapter II"
+    assert one_line("") == ""
+
+
+# --- truncate, case by case ----------------------------------------------------------------------
+
+
+def test_truncate_keeps_a_text_exactly_at_the_limit_whole() -> None:
+    assert truncate("hello", 5) == "hello"
+    assert truncate("bb ", 3) == "bb "
+    assert truncate("hello!", 5) == "hell…"
+
+
+def test_truncate_to_one_character_is_the_ellipsis() -> None:
+    assert truncate("hello", 1) == "…"
+    assert truncate("h", 1) == "h"
+    assert truncate("hello", 3, ellipsis="...") == "..."
+
+
+def test_truncate_drops_a_cluster_too_long_for_the_room_whole() -> None:
+    assert truncate(FAMILY * 3, 3) == "…"
+    assert truncate("a" + "\u0301" * 30, 5) == "…"
+
+
+def test_truncate_stops_before_a_code_span_it_would_cut() -> None:
+    assert truncate("a`code span` more", 6) == "a…"
+
+
+def test_truncate_cuts_inside_markup_that_opens_the_text_rather_than_to_nothing() -> None:
+    assert truncate("`code span`", 9) == "`code sp…"
+
+
+def test_truncate_keeps_a_link_that_ends_exactly_where_the_cut_falls() -> None:
+    text = "see [the link](https://example.org/x) now"
+    link_end = text.index(")") + 1
+    assert truncate(text, link_end + 1) == text[:link_end] + "…"
