@@ -13,6 +13,7 @@ from bot.cli.dev_commands import (
     DEV_COMMANDS,
     NOT_HERE,
     add_dev_parsers,
+    dev_tools_available,
     requested_command,
     wants_dev_commands,
 )
@@ -34,11 +35,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     if wants_dev_commands(argv, tuple(commands.choices)):
         add_dev_parsers(commands)
     return parser
-
-
-def _commands(parser: argparse.ArgumentParser) -> set[str]:
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return set(subparsers.choices)
 
 
 def setup_logging(verbose: bool) -> None:
@@ -65,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     command = requested_command(argv)
-    if command in DEV_COMMANDS and command not in _commands(parser):
+    if command in DEV_COMMANDS and not dev_tools_available():
         return fail(CLIError(NOT_HERE.format(command=command)))
     args = parser.parse_args(argv)
     try:
