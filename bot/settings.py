@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -12,20 +14,57 @@ from bot.a2a.client import DEFAULT_API_URL, DEFAULT_DEADLINE
 from bot.storage import DEFAULT_DATABASE_URL
 
 DEFAULT_OAUTH_ISSUER = "https://www.magisterium.com"
+# discord.py 2.7 speaks API v10 only (discord.http.INTERNAL_API_VERSION; this layer imports no
+# discord, so tests/test_discord_endpoints.py keeps the two equal).
+DISCORD_API_PATH = "/api/v10"
+DEFAULT_DISCORD_API_BASE_URL = f"https://discord.com{DISCORD_API_PATH}"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
-def checked_base_url(value: str) -> str:
-    """An absolute http(s) base URL without a trailing slash; plain http only for localhost,
-    since tokens and sign-in codes travel through it."""
+def checked_base_url(
+    value: str,
+    *,
+    plain_http_to: Callable[[str], bool] = LOCAL_HOSTS.__contains__,
+    plain_http_hosts: str = "localhost",
+) -> str:
+    """An absolute http(s) base URL without a trailing slash; plain http only to the hosts
+    ``plain_http_to`` accepts (localhost), since tokens and sign-in codes travel through it."""
     parsed = urlsplit(value.strip())
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ValueError("must be an absolute http(s) URL")
-    if parsed.scheme == "http" and parsed.hostname not in LOCAL_HOSTS:
-        raise ValueError("must use https (plain http is allowed for localhost only)")
+    if parsed.scheme == "http" and not plain_http_to(parsed.hostname):
+        raise ValueError(f"must use https (plain http is allowed for {plain_http_hosts} only)")
     if parsed.query or parsed.fragment:
         raise ValueError("must not have a query or fragment")
     return value.strip().rstrip("/")
+
+
+# Where a REST proxy usually runs: a compose or Kubernetes service name, or a private address.
+PRIVATE_NAME_SUFFIXES = (".svc", ".local", ".internal", ".lan", ".home.arpa")
+
+
+def on_private_network(host: str) -> bool:
+    """A loopback or private address, or a name only a private network resolves."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host or host.endswith(PRIVATE_NAME_SUFFIXES) or host in LOCAL_HOSTS
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+def checked_discord_api_base_url(value: str) -> str:
+    """Discord's REST base, or a proxy's (nirn-proxy, twilight-http-proxy) or a local stand-in's
+    that serves Discord's paths under it. A proxy in the same compose project or cluster is
+    usually reached over plain http; anything farther away must be https (the bot token goes
+    with every request)."""
+    base = checked_base_url(
+        value,
+        plain_http_to=on_private_network,
+        plain_http_hosts="a proxy on a private network",
+    )
+    if not urlsplit(base).path.endswith(DISCORD_API_PATH):
+        raise ValueError(f"must end in {DISCORD_API_PATH}, the API version discord.py 2.7 speaks")
+    return base
 
 
 class Settings(BaseSettings):
@@ -36,6 +75,9 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr | None = None
+    # Discord's REST base (discord.py's Route.BASE, webhooks and interaction callbacks too): a
+    # shared REST proxy in front of Discord, so that every shard process shares its rate limits.
+    discord_api_base_url: str = DEFAULT_DISCORD_API_BASE_URL
     magisterium_api_url: str = DEFAULT_API_URL
     magisterium_token: SecretStr | None = None
     log_level: str = "INFO"
@@ -121,6 +163,11 @@ class Settings(BaseSettings):
     @classmethod
     def _web_address(cls, value: str | None) -> str | None:
         return None if value is None else checked_base_url(value)
+
+    @field_validator("discord_api_base_url")
+    @classmethod
+    def _discord_api_base(cls, value: str) -> str:
+        return checked_discord_api_base_url(value)
 
     @field_validator("web_trusted_proxies", mode="before")
     @classmethod

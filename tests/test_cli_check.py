@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,14 @@ from devtools.fake_magisterium.agent_card import agent_card as fake_agent_card
 from devtools.fake_magisterium.rpc import JsonDict
 from tests.conftest_db import closed_port
 from tests.held_upstream import running_fake_server_with
+from tests.test_discord_endpoints import DiscordRest, Running, running_discord_rest
 
 OPERATOR_TOKEN = "pro-operator-token-for-check"
 DISCORD_TOKEN = "discord-token-for-check.never-printed"
 USER_TOKEN = "pro-user-token-stored-encrypted"
 SETTINGS_VARIABLES = (
     "DISCORD_TOKEN",
+    "DISCORD_API_BASE_URL",
     "MAGISTERIUM_API_URL",
     "MAGISTERIUM_TOKEN",
     "DATABASE_URL",
@@ -52,10 +54,18 @@ def database_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+async def discord_rest() -> AsyncIterator[Running]:
+    """Discord's REST API on loopback, accepting DISCORD_TOKEN."""
+    async with running_discord_rest(DiscordRest(token=DISCORD_TOKEN, shards=3)) as running:
+        yield running
+
+
+@pytest.fixture
 def env(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     fake_server: RunningFakeServer,
+    discord_rest: Running,
     key: str,
     database_file: Path,
 ) -> pytest.MonkeyPatch:
@@ -64,6 +74,7 @@ def env(
     for name in SETTINGS_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DISCORD_TOKEN", DISCORD_TOKEN)
+    monkeypatch.setenv("DISCORD_API_BASE_URL", discord_rest.base_url)
     monkeypatch.setenv("MAGISTERIUM_API_URL", fake_server.url)
     monkeypatch.setenv("MAGISTERIUM_TOKEN", OPERATOR_TOKEN)
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{database_file}")
@@ -103,6 +114,7 @@ async def test_everything_ok(
     key: str,
     database_file: Path,
     fake_server: RunningFakeServer,
+    discord_rest: Running,
 ) -> None:
     await migrated(database_file)
     status, lines = await run_check(capsys, key)
@@ -113,6 +125,7 @@ async def test_everything_ok(
         "encryption key",
         "magisterium",
         "agent card",
+        "discord api",
         "discord token",
     ]
     assert all(line.startswith("ok") for line in lines.values()), lines
@@ -122,7 +135,13 @@ async def test_everything_ok(
         f"ok — 127.0.0.1:{fake_server.port}/.well-known/agent.json: A2A 0.3.0, 10 skills, "
         "all 10 the bot uses"
     )
-    assert lines["discord token"] == "ok — set (not verified: check never connects to Discord)"
+    assert (
+        lines["discord api"] == f"ok — 127.0.0.1:{discord_rest.port} answers; gateway 127.0.0.1:9"
+    )
+    assert lines["discord token"] == (
+        "ok — accepted by Discord; 3 shards recommended; 999 of 1000 session starts left"
+    )
+    assert ("GET", "/gateway/bot", f"Bot {DISCORD_TOKEN}") in discord_rest.rest.seen
 
 
 async def test_a_new_sqlite_database_is_ok_and_not_created(
@@ -252,13 +271,85 @@ async def test_unreachable_magisterium(
     assert "Traceback" not in lines["agent card"]
 
 
-async def test_missing_discord_token(
-    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+async def test_missing_discord_token_still_checks_the_public_gateway_route(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], discord_rest: Running
 ) -> None:
     env.delenv("DISCORD_TOKEN")
     status, lines = await run_check(capsys)
     assert status == 1
-    assert lines["discord token"].startswith("failed — DISCORD_TOKEN is not set")
+    assert lines["discord api"].startswith(f"ok — 127.0.0.1:{discord_rest.port} answers")
+    assert lines["discord token"] == (
+        "failed — DISCORD_TOKEN is not set: `python -m bot run` needs it"
+    )
+    assert discord_rest.rest.seen == [("GET", "/gateway", None)]
+
+
+# --- Discord's REST API (DISCORD_API_BASE_URL) ------------------------------------------------
+
+
+async def test_a_refused_discord_token_is_a_bad_token_not_an_unreachable_api(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], discord_rest: Running
+) -> None:
+    wrong = "MTIz.a-discord-token-discord-refuses"
+    env.setenv("DISCORD_TOKEN", wrong)
+    status, lines = await run_check(capsys, wrong)
+    assert status == 1
+    assert lines["discord api"] == f"ok — 127.0.0.1:{discord_rest.port} answers"
+    assert lines["discord token"] == (
+        "failed — Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal"
+    )
+    assert ("GET", "/gateway/bot", f"Bot {wrong}") in discord_rest.rest.seen
+
+
+async def test_an_unreachable_discord_api_is_one_plain_line(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = closed_port()
+    env.setenv("DISCORD_API_BASE_URL", f"http://127.0.0.1:{port}/api/v10")
+    status, lines = await run_check(capsys)
+    assert status == 1
+    assert lines["discord api"].startswith(f"failed — cannot reach 127.0.0.1:{port}: ")
+    assert "Traceback" not in lines["discord api"]
+    assert lines["discord token"] == (
+        f"skipped — set; not verified: 127.0.0.1:{port} could not be reached"
+    )
+    assert lines["magisterium"].startswith("ok")  # the other checks are unaffected
+
+
+async def test_no_session_starts_left_is_a_warning(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rest = DiscordRest(token=DISCORD_TOKEN, shards=1, remaining=0)
+    async with running_discord_rest(rest) as running:
+        env.setenv("DISCORD_API_BASE_URL", running.base_url)
+        status, lines = await run_check(capsys)
+    assert status == 0
+    assert lines["discord token"] == (
+        "warning — accepted by Discord, but 0 of 1000 session starts left: no shard can "
+        "connect for 3600 s more (1 shard recommended)"
+    )
+
+
+async def test_a_base_that_is_not_discords_api_fails(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fake_server: RunningFakeServer
+) -> None:
+    env.setenv("DISCORD_API_BASE_URL", f"{fake_server.base_url}/api/v10")
+    status, lines = await run_check(capsys)
+    assert status == 1
+    port = fake_server.port
+    assert lines["discord api"] == f"failed — 127.0.0.1:{port} answered 404 to /gateway/bot"
+    assert lines["discord token"] == f"skipped — set; not verified: 127.0.0.1:{port} answered 404"
+
+
+async def test_an_invalid_discord_api_base_is_a_settings_failure(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env.setenv("DISCORD_API_BASE_URL", "https://discord.com/api/v9")
+    status, lines = await run_check(capsys)
+    assert status == 1
+    assert list(lines) == ["settings"]
+    assert "DISCORD_API_BASE_URL" in lines["settings"]
+    assert "must end in /api/v10" in lines["settings"]
 
 
 async def test_invalid_settings_are_one_line_then_stop(

@@ -56,6 +56,10 @@ async def application_info(self):
     return {"id": "1", "name": "probe", "description": "", "icon": None, "bot_public": True,
             "bot_require_code_grant": False, "owner": owner, "verify_key": "", "flags": 0}
 
+async def get_bot_gateway(self):
+    limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+    return 1, "wss://gateway.discord.gg", limit
+
 report = {}
 
 async def connect(self, *, reconnect=True):
@@ -66,6 +70,7 @@ async def connect(self, *, reconnect=True):
 
 discord.http.HTTPClient.static_login = static_login
 discord.http.HTTPClient.application_info = application_info
+discord.http.HTTPClient.get_bot_gateway = get_bot_gateway
 discord.Client.connect = discord.AutoShardedClient.connect = connect
 from bot.__main__ import main
 try:

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.composition import Services, open_services
+from bot.app.discord_endpoints import use_gateway_from_discord
 from bot.app.error_reporting import report_interaction_error
 from bot.app.heap import freeze_startup_heap
 from bot.app.invite import invite_url
@@ -108,6 +109,12 @@ class MagisteriumBot(commands.AutoShardedBot):
                 raise
         log.info("loaded %d extensions", len(EXTENSIONS))
         freeze_startup_heap()  # what startup made lives as long as the process
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        # The gateway /gateway/bot names, for every shard and every re-identify (discord.py
+        # would use its built-in default when SHARD_COUNT is set).
+        await use_gateway_from_discord(self.http, configured_shards=self.settings.shard_count)
+        await super().connect(reconnect=reconnect)
 
     async def close(self) -> None:
         try:

@@ -11,6 +11,7 @@ import discord
 from bot.accounts import EncryptionKeyError
 from bot.app import create_bot
 from bot.app.composition import check_storage
+from bot.app.discord_endpoints import use_rest_base
 from bot.app.lifecycle import install_signal_handlers
 from bot.cli.common import CLIError, discord_token, fail, load_settings
 from bot.storage import StorageUnavailable
@@ -37,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
         token = discord_token(settings)
     except CLIError as error:
         return fail(error)
+    # Process-wide discord.py state, so set once where this process's settings are loaded, not
+    # by each bot built (tests build many in one process).
+    use_rest_base(settings.discord_api_base_url)
 
     async def serve() -> None:
         await check_storage(settings)
@@ -62,6 +66,7 @@ def sync(args: argparse.Namespace) -> int:
         token = discord_token(settings)
     except CLIError as error:
         return fail(error)
+    use_rest_base(settings.discord_api_base_url)  # as in run()
     guild_id = args.guild or settings.dev_guild_id
 
     async def register() -> int:

@@ -3,7 +3,9 @@
 
 It changes nothing: the database is read (revision, stored tokens), never migrated; a SQLite
 file that does not exist yet is not created; Magisterium gets one ``tasks/get``, which spends
-no quota, and one unauthenticated GET of its public Agent Card; Discord is never contacted.
+no quota, and one unauthenticated GET of its public Agent Card; Discord (DISCORD_API_BASE_URL)
+gets one GET of ``/gateway/bot`` with DISCORD_TOKEN (``/gateway`` without), which connects no
+shard and spends no session start.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 
 from bot.cli.check_agent_card import agent_card
+from bot.cli.check_discord import discord_api
 from bot.cli.check_probes import Outcome, magisterium, storage
 from bot.cli.common import CLIError, load_settings
 from bot.cli.quiet_logs import logs_to_stderr
@@ -24,12 +27,13 @@ NAME_WIDTH = 16
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "check",
-        help="check settings, database, encryption key and Magisterium; exit 1 on a failure",
+        help="check settings, database, key, Magisterium and Discord; exit 1 on a failure",
         description="Checks, without changing anything: the settings load; the database "
         "(DATABASE_URL) is reachable, and at which migration revision; TOKEN_ENCRYPTION_KEY "
         "parses and decrypts the stored tokens; Magisterium (MAGISTERIUM_API_URL) answers and "
-        "accepts MAGISTERIUM_TOKEN; its Agent Card lists every skill the bot uses; DISCORD_TOKEN "
-        "is set. Exit status 1 when any check failed (a warning does not fail).",
+        "accepts MAGISTERIUM_TOKEN; its Agent Card lists every skill the bot uses; Discord's REST "
+        "API (DISCORD_API_BASE_URL) answers and accepts DISCORD_TOKEN. Exit status 1 when any "
+        "check failed (a warning does not fail).",
     )
     parser.set_defaults(handler=check)
 
@@ -70,14 +74,12 @@ async def _run_checks(settings: Settings, report: Callable[[str, Outcome], None]
     except Exception as error:
         card = _crashed(error)
     report("agent card", card)
-    report("discord token", _discord_token(settings))
-
-
-def _discord_token(settings: Settings) -> Outcome:
-    token = settings.discord_token
-    if token is None or not token.get_secret_value().strip():
-        return Outcome.failed("DISCORD_TOKEN is not set: `python -m bot run` needs it")
-    return Outcome.ok("set (not verified: check never connects to Discord)")
+    try:
+        api, token = await discord_api(settings)
+    except Exception as error:
+        api, token = _crashed(error), Outcome.skipped("not checked: the Discord check failed")
+    report("discord api", api)
+    report("discord token", token)
 
 
 def _crashed(error: Exception) -> Outcome:

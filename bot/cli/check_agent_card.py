@@ -57,7 +57,7 @@ async def agent_card(api_url: str) -> Outcome:
     except (TimeoutError, httpx.TimeoutException):
         return Outcome.failed(f"{host} did not serve its agent card within {CARD_TIMEOUT:g} s")
     except httpx.RequestError as error:
-        return Outcome.failed(f"cannot reach {host}: {_reason(error)}")
+        return Outcome.failed(f"cannot reach {host}: {request_error_reason(error)}")
     except NoCard as problems:
         return Outcome.failed(f"no agent card at {host}: {problems}")
     where = f"{host}{path}"
@@ -112,7 +112,7 @@ def _invalid(error: ValidationError) -> str:
     return f"{where}: {first['msg']}"[:REASON_LENGTH]
 
 
-def _reason(error: httpx.RequestError) -> str:
+def request_error_reason(error: httpx.RequestError) -> str:
     """httpx's own words (they name no credentials: the origin carries none) and its kind."""
     message = str(error)[:REASON_LENGTH]
     return f"{message} ({type(error).__name__})" if message else type(error).__name__

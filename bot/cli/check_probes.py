@@ -183,13 +183,13 @@ async def magisterium(settings: Settings) -> Outcome:
     return Outcome.ok(f"{host} accepted MAGISTERIUM_TOKEN")
 
 
-def display_host(url: str) -> str:
+def display_host(url: str, setting: str = "MAGISTERIUM_API_URL") -> str:
     """Host and port only: a URL could carry credentials."""
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        return "MAGISTERIUM_API_URL"
+        return setting
     if not parts.hostname:
-        return "MAGISTERIUM_API_URL"
+        return setting
     return f"{parts.hostname}:{port}" if port else parts.hostname
