@@ -178,6 +178,12 @@ def test_due_from_the_slot_to_the_end_of_the_grace_window(
     assert due_day(schedule(), now, grace=GRACE) == due
 
 
+def test_a_dead_claimants_post_is_resent_while_discord_still_knows_its_nonce() -> None:
+    # Discord deduplicates a nonce for "a few minutes"; the takeover comes one tick after the
+    # lease at the latest, and must come within three minutes of the claim.
+    assert SchedulerConfig().lease + MINUTE <= dt.timedelta(minutes=3)
+
+
 def test_a_slot_before_the_schedule_was_set_is_never_due() -> None:
     set_after_the_slot = schedule(active_since=SLOT + US)
     assert due_day(set_after_the_slot, SLOT + MINUTE, grace=GRACE) is None

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The daily posts' tick runs in a task of this name, so that a drain lets its sends finish.
+DAILY_TICK_TASK = "daily-posts-tick"
 # discord.py names the task of each unit of work it starts (see devtools/discord/tasks.py).
 WORK_TASK_PREFIXES: tuple[str, ...] = (
+    DAILY_TICK_TASK,
     "CommandTree-invoker",
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",

@@ -88,7 +88,10 @@ class Outcome(enum.StrEnum):
 class SchedulerConfig:
     grace: dt.timedelta = DEFAULT_GRACE
     concurrency: int = 8  # sends in flight at once; discord.py queues per-route rate limits
-    lease: dt.timedelta = dt.timedelta(minutes=5)  # after this, a "sending" claim is stale
+    # After this, a "sending" claim is stale and another tick takes it over. A send takes
+    # seconds; the takeover resends with the same nonce, which Discord deduplicates for only "a
+    # few minutes": the lease (plus the minute until the next tick) must stay inside that.
+    lease: dt.timedelta = dt.timedelta(minutes=2)
 
 
 @dataclass

@@ -3,8 +3,10 @@
 The claim is the whole exactly-once guarantee. ``claim`` inserts the (server, feed, local date)
 row with ``ON CONFLICT DO NOTHING``: of any number of ticks, restarts or processes sharing the
 database, one insert wins. A claim left ``sending`` by a process that died mid-post can be
-taken over once its lease has run out; the send then reuses the same Discord nonce, so a
-message that did go out is not duplicated (Discord enforces nonces for a few minutes).
+taken over once its lease (two minutes) has run out; the send then reads the channel's recent
+history for the post and reuses the same Discord nonce, so a message that did go out is not
+duplicated (Discord enforces nonces for a few minutes, longer than the lease and the minute to
+the next tick).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app.lifecycle import DAILY_TICK_TASK
 from bot.app.respond import defer
 from bot.daily import Feed, ScheduleStore, suggest_zones
 from bot.daily.clock import local_date, next_post
@@ -116,7 +117,8 @@ class DailyCog(commands.Cog):
         minute = minute_to_tick(self._ticked, self.now())
         self._ticked = minute
         try:
-            await self.tick(minute)
+            if not self.bot.draining:  # a restarting bot leaves the next tick to its successor
+                await asyncio.create_task(self.tick(minute), name=DAILY_TICK_TASK)
         except Exception:  # the loop must survive anything one tick meets
             log.exception("daily posts: tick failed; next tick in a minute")
         await asyncio.sleep(seconds_until(minute + MINUTE, self.now()))
