@@ -4,7 +4,8 @@ Run by hand from the repository root (offline; about three minutes with the defa
 
     .venv/bin/python bench/bot_load.py [--latency-ms 200] [--steady-seconds 60] [--rate 20]
         [--burst 500] [--burst-users 100] [--burst-per-iteration] [--upstream process|loop]
-        [--no-upstream-rate-limits] [--profile cprofile|pyinstrument]
+        [--no-upstream-rate-limits] [--default-caps] [--warm-tokens]
+        [--profile cprofile|pyinstrument]
 
 The bot is ``create_bot(harness_settings(...))`` on SQLite in a temporary directory, started by
 the offline harness (``devtools.discord.Harness``: real INTERACTION_CREATE payloads through
@@ -12,7 +13,11 @@ discord.py's parser and the bot's real CommandTree, limiter, token registry and 
 the fake Magisterium (``devtools.fake_magisterium``) on loopback TCP with a fixed latency per
 request and, by default, Magisterium's real per-token limits (15 requests/min, 2 catholic_qa/min)
 enforced: every upstream 429 is counted. Every person has their own linked token
-(``registry.link``).
+(``registry.link``). The process-wide caps (``MAX_IN_FLIGHT``, ``UPSTREAM_MAX_CONNECTIONS``) are
+lifted out of the way unless ``--default-caps`` keeps the bot's defaults. Each person links just
+before the scenarios, so their first command reads their token from the database;
+``--warm-tokens`` looks each one up once first (in memory since, as for anyone who used the bot
+within ``TOKEN_CACHE_SECONDS``).
 
 Scenarios, each run twice in the same process: through the bot's commands, and through the
 floor, a probe command the bench adds to the tree that only defers and answers "ok" (the cost
@@ -76,7 +81,8 @@ from discord.webhook.async_ import async_context  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
-from bot.app.error_reporting import GENERIC  # noqa: E402
+from bot.app.composition import upstream_capacity  # noqa: E402
+from bot.app.error_reporting import GENERIC_TITLE  # noqa: E402
 from bot.render.look import ERROR  # noqa: E402
 from devtools.discord import Harness, HarnessUser  # noqa: E402
 from devtools.discord.fake_discord import FakeDiscord  # noqa: E402
@@ -95,6 +101,8 @@ GOAL_FIRST_P99_MS = 50.0
 GOAL_OVERHEAD_P50_MS = 3.0
 GOAL_OVERHEAD_P99_MS = 20.0
 GOAL_FLOOR_RATIO = 1.5
+# Unless --default-caps: the process-wide caps out of the way, never the bottleneck.
+LIFTED_CAPS = {"max_in_flight": 100_000, "upstream_max_connections": 2_000}
 QUEUED = 0.1  # seconds in the limiter beyond which a request counts as queued for its turn
 SETTLE_GUARD_SECONDS = 300.0  # a guard against a hang, not a wait
 TIMER_SLACK = 0.001  # asyncio's timers fire up to a millisecond late
@@ -329,7 +337,7 @@ def outcome(interaction: Interaction, messages: dict[int, StoredMessage]) -> str
     first = embeds[0]
     if first.get("color") == ERROR.value:
         title = str(first.get("title"))
-        if title == GENERIC.title:
+        if title == GENERIC_TITLE:
             return f"neither: generic {title!r}"
         return f"clear error: {title}"
     return "answer"
@@ -681,6 +689,8 @@ class Bench:
         users = [self.harness.user(name=f"{prefix}{i}") for i in range(count)]
         for user in users:
             await bot.services.registry.link(user.id, SecretStr(f"bench-{prefix}-{user.id}"))
+            if self.args.warm_tokens:
+                await bot.services.registry.get(user.id)
         return users
 
     async def run(
@@ -895,6 +905,7 @@ def print_scenario(scenario: Scenario) -> list[str]:
 
 def print_setup(args: argparse.Namespace, bot: MagisteriumBot, where: Upstream) -> None:
     settings = bot.settings
+    capacity = upstream_capacity(settings)
     limits = "ON, Magisterium's: 15 requests/min and 2 catholic_qa/min per token"
     print(f"database:  SQLite in a temporary directory ({settings.database_url.split('///')[-1]})")
     print(
@@ -905,8 +916,9 @@ def print_setup(args: argparse.Namespace, bot: MagisteriumBot, where: Upstream) 
         f"bot:       limiter {settings.rate_limit_per_minute}/min, "
         f"{settings.qa_rate_limit_per_minute} catholic_qa/min per token, wait budget "
         f"{settings.rate_limit_wait_seconds:g}s, in flight {settings.max_in_flight_per_token} per "
-        f"token and {settings.max_in_flight} overall; HTTP pool "
-        f"{settings.upstream_max_connections}; every person has their own linked token"
+        f"token and {capacity.in_flight} overall; HTTP pool {capacity.connections}"
+        f"{' (the defaults)' if args.default_caps else ''}; every person has their own linked "
+        "token"
     )
     print("discord:   the harness's fake Discord (dpytest + devtools/discord) answers every")
     print("           request")
@@ -932,8 +944,7 @@ async def main_async(args: argparse.Namespace) -> list[str]:
                 rate_limit_per_minute=15,
                 qa_rate_limit_per_minute=2,
                 rate_limit_wait_seconds=60.0,  # the production default
-                max_in_flight=100_000,  # not the point here: never the bottleneck
-                upstream_max_connections=2_000,
+                **({} if args.default_caps else LIFTED_CAPS),
             )
             bot = create_bot(settings)
             async with Harness.start(bot) as harness:
@@ -969,6 +980,16 @@ def main() -> None:
         choices=("process", "loop"),
         default="process",
         help="the fake Magisterium in a child process (default), or in this process's loop",
+    )
+    parser.add_argument(
+        "--warm-tokens",
+        action="store_true",
+        help="look each person's token up once first, as for anyone who used the bot lately",
+    )
+    parser.add_argument(
+        "--default-caps",
+        action="store_true",
+        help="MAX_IN_FLIGHT and UPSTREAM_MAX_CONNECTIONS at their defaults, not lifted",
     )
     parser.add_argument(
         "--no-upstream-rate-limits", action="store_true", help="the fake never answers 429"

@@ -89,6 +89,12 @@ class Settings(BaseSettings):
 
     # Optional shared state (limiter buckets, cache) for several bot processes.
     redis_url: str | None = None
+    # A linked account, once read and decrypted, is served from this process's memory for up to
+    # this long (s; 0: read from the database on every use). This process's own changes apply
+    # at once; with REDIS_URL every use also checks a version each change bumps, so another
+    # process's link, unlink or refresh does too. Without Redis, this bounds how long a change
+    # made by another process sharing the database can go unseen.
+    token_cache_seconds: float = Field(default=600.0, ge=0, le=3600)
 
     # Magisterium's per-token limits (Pro/Organization plan defaults).
     rate_limit_per_minute: int = Field(default=15, ge=1)
@@ -96,7 +102,10 @@ class Settings(BaseSettings):
     # Longest a request may queue for its token's turn before the person is told to come back.
     rate_limit_wait_seconds: float = Field(default=60.0, ge=0, le=600)
     max_in_flight_per_token: int = Field(default=4, ge=1)
-    max_in_flight: int = Field(default=64, ge=1)
+    # Upstream calls in flight at once in the whole process, never more than the pool below.
+    # Unset: as many as 128 MiB pays for at the measured 384 KiB a call (341; bot.limits.config),
+    # at most UPSTREAM_MAX_CONNECTIONS when that is set and a quarter of the open-file limit.
+    max_in_flight: int | None = Field(default=None, ge=1)
     # Per-person quota on the operator's MAGISTERIUM_TOKEN, for people who linked none.
     shared_quota_per_hour: int = Field(default=20, ge=0)
     shared_qa_quota_per_hour: int = Field(default=5, ge=0)
@@ -112,7 +121,8 @@ class Settings(BaseSettings):
 
     # The whole time one upstream call may take, retries included (seconds).
     upstream_deadline_seconds: float = Field(default=DEFAULT_DEADLINE, gt=0, le=840)
-    upstream_max_connections: int = Field(default=100, ge=1)
+    # The upstream connection pool. Unset: the in-flight cap (one connection per call in flight).
+    upstream_max_connections: int | None = Field(default=None, ge=1)
 
     # Daily posts: a post missed while the bot was down is still sent this long after its slot
     # (at most 12 h, so the windows of two consecutive days never overlap).

@@ -187,8 +187,8 @@ class RacingRegistry(TokenRegistry):
         super().__init__(*args, clock=clock, **kwargs)  # type: ignore[arg-type]
         self.fake_clock = clock
 
-    async def get(self, user_id: int) -> LinkedAccount | None:
-        account = await super().get(user_id)
+    async def get(self, user_id: int, *, fresh: bool = False) -> LinkedAccount | None:
+        account = await super().get(user_id, fresh=fresh)
         self.fake_clock.advance(seconds=1)
         await self.set_status(user_id, "rate_limited")
         return account

@@ -304,9 +304,16 @@ class FakeRegistry:
     def __init__(self, *accounts: LinkedAccount) -> None:
         self.accounts = {a.user_id: a for a in accounts}
         self.invalid: list[int] = []
+        self.forgotten: list[int] = []  # dropped from the registry's memory (refused)
+        self.fresh_reads: list[int] = []
 
-    async def get(self, user_id: int) -> LinkedAccount | None:
+    async def get(self, user_id: int, *, fresh: bool = False) -> LinkedAccount | None:
+        if fresh:
+            self.fresh_reads.append(user_id)
         return self.accounts.get(user_id)
+
+    def forget(self, user_id: int) -> None:
+        self.forgotten.append(user_id)
 
     async def mark_invalid(self, user_id: int, note: str | None = None) -> bool:
         self.invalid.append(user_id)
@@ -943,6 +950,26 @@ async def test_a_refused_pasted_token_is_marked_invalid_at_once() -> None:
     with pytest.raises(LinkedTokenInvalid):
         await s.service.search(3, "q")
     assert s.registry.invalid == [3] and len(s.skills.calls) == 1
+
+
+async def test_a_refused_own_token_is_dropped_from_memory_and_its_refresh_read_fresh() -> None:
+    signed_in = account(3, "mine", refresh_token=SecretStr("r"))
+    s = service(
+        errors.Unauthorized("401"),
+        "answer",
+        registry=FakeRegistry(signed_in),
+        refresher=FakeRefresher(due=False),
+    )
+    assert await s.service.ask(3, "q") == "answer"
+    assert s.registry.forgotten == [3]  # before the refresh: never served from memory again
+    assert s.registry.fresh_reads == [3]  # the refresh token read from the database
+
+
+async def test_a_refused_shared_token_drops_no_ones_entry() -> None:
+    s = service(errors.Unauthorized("401"))
+    with pytest.raises(errors.Unauthorized):
+        await s.service.search(3, "q")
+    assert s.registry.forgotten == []
 
 
 async def test_a_refused_shared_token_is_the_operators_problem(

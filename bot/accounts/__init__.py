@@ -1,5 +1,6 @@
 """Accounts: users' own Magisterium tokens (encrypted at rest) and the shared-token quota."""
 
+from bot.accounts.account_cache import AccountCache, RedisVersions
 from bot.accounts.crypto import SERVICE_OWNER, Purpose, TokenCipher, generate_key
 from bot.accounts.errors import (
     AccountsError,
@@ -18,6 +19,7 @@ from bot.accounts.registry import AccountStatus, LinkedAccount, TokenRegistry
 
 __all__ = [
     "SERVICE_OWNER",
+    "AccountCache",
     "AccountStatus",
     "AccountsError",
     "EncryptionKeyError",
@@ -27,6 +29,7 @@ __all__ = [
     "Purpose",
     "QuotaExceeded",
     "QuotaPool",
+    "RedisVersions",
     "SharedTokenQuota",
     "TokenBindingError",
     "TokenCipher",

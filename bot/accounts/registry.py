@@ -6,12 +6,14 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal, cast, get_args
 
 from pydantic import SecretStr
-from sqlalchemy import func, select, update
+from sqlalchemy import Update, func, select, update
 from sqlalchemy.engine import CursorResult
 
+from bot.accounts.account_cache import AccountCache
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import (
@@ -59,7 +61,10 @@ class LinkedAccount:
 
 class TokenRegistry:
     """Link, read and unlink users' tokens. ``cipher`` is None when TOKEN_ENCRYPTION_KEY is
-    unset: the registry then stores nothing, and ``check_startup`` fails if tokens exist."""
+    unset: the registry then stores nothing, and ``check_startup`` fails if tokens exist.
+
+    With a ``cache``, :meth:`get` serves accounts from memory while they are current, and every
+    change made through the registry invalidates them (here and, through Redis, elsewhere)."""
 
     def __init__(
         self,
@@ -67,10 +72,12 @@ class TokenRegistry:
         cipher: TokenCipher | None,
         *,
         clock: Clock = utcnow,
+        cache: AccountCache | None = None,
     ) -> None:
         self._db = db
         self._cipher = cipher
         self._clock = clock
+        self._cache = cache
         db.user_data.register(Row.__tablename__, rows_of_user(Row))
         # A sign-in in progress is about the person too: unlinking ends it.
         db.user_data.register(OAuthStateRow.__tablename__, rows_of_user(OAuthStateRow))
@@ -107,8 +114,11 @@ class TokenRegistry:
         )
         replace = {name: insert.excluded[name] for name in _REPLACED_ON_RELINK}
         statement = insert.on_conflict_do_update(index_elements=[Row.discord_user_id], set_=replace)
-        async with self._db.session() as session:
-            await session.execute(statement)
+        try:
+            async with self._db.session() as session:
+                await session.execute(statement)
+        finally:
+            await self._changed(user_id)
         log.info("linked a token (%s%s)", status, ", with a refresh token" if refresh else "")
         return LinkedAccount(user_id, token, status, note, now, now, refresh_token, expires_at)
 
@@ -124,7 +134,7 @@ class TokenRegistry:
         """Store tokens from a refresh, unless the account changed meanwhile (unlinked, relinked
         or refreshed by another process): False then, and nothing is written."""
         cipher = self._require_cipher()
-        current = await self.get(user_id)
+        current = await self.get(user_id, fresh=True)
         if current is None or current.refresh_token is None:
             return False
         if current.refresh_token.get_secret_value() != old_refresh_token.get_secret_value():
@@ -142,11 +152,28 @@ class TokenRegistry:
                 updated_at=self._clock(),
             )
         )
-        async with self._db.session() as session:
-            result = await session.execute(statement)
-        return _rowcount(result) > 0
+        return await self._update(user_id, statement)
 
-    async def get(self, user_id: int) -> LinkedAccount | None:
+    async def get(self, user_id: int, *, fresh: bool = False) -> LinkedAccount | None:
+        """The user's account; ``fresh``: from the database, and the cache forgets what it held
+        (the caller suspects it changed: a refused token, a refresh)."""
+        if self._cache is None:
+            return await self._read(user_id)
+        if fresh:
+            self._cache.forget(user_id)
+            return await self._read(user_id)
+        return await self._cache.lookup(user_id, partial(self._read, user_id))
+
+    def forget(self, user_id: int) -> None:
+        """Magisterium refused the user's token: read it from the database next time."""
+        if self._cache is not None:
+            self._cache.forget(user_id)
+
+    async def close(self) -> None:
+        if self._cache is not None:
+            await self._cache.close()
+
+    async def _read(self, user_id: int) -> LinkedAccount | None:
         async with self._db.session() as session:
             row = await session.get(Row, user_id)
         if row is None:
@@ -189,9 +216,7 @@ class TokenRegistry:
             .where(Row.discord_user_id == user_id)
             .values(status=status, note=_clip(note), updated_at=self._clock())
         )
-        async with self._db.session() as session:
-            result = await session.execute(statement)
-        return _rowcount(result) > 0
+        return await self._update(user_id, statement)
 
     async def mark_invalid(self, user_id: int, note: str | None = None) -> bool:
         return await self.set_status(user_id, "invalid", note)
@@ -199,7 +224,10 @@ class TokenRegistry:
     async def unlink(self, user_id: int) -> bool:
         """Delete the token and everything else stored about the user, in one transaction.
         True when a token was linked."""
-        deleted = await self._db.delete_user_data(user_id)
+        try:
+            deleted = await self._db.delete_user_data(user_id)
+        finally:
+            await self._changed(user_id)
         return deleted.get(Row.__tablename__, 0) > 0
 
     async def count(self) -> int:
@@ -240,6 +268,20 @@ class TokenRegistry:
             )
         log.info("%s stored; encryption key checked", _tokens(total))
         return total
+
+    async def _update(self, user_id: int, statement: Update) -> bool:
+        """Run an UPDATE of the user's row; True when it matched."""
+        try:
+            async with self._db.session() as session:
+                result = await session.execute(statement)
+        finally:
+            await self._changed(user_id)
+        return _rowcount(result) > 0
+
+    async def _changed(self, user_id: int) -> None:
+        """After a write (committed, failed or in doubt): no cache serves what was there."""
+        if self._cache is not None:
+            await self._cache.changed(user_id)
 
     def _require_cipher(self) -> TokenCipher:
         if self._cipher is None:

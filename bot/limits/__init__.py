@@ -46,12 +46,21 @@ under `looptime` in the tests.
 """
 
 from bot.limits.backend import Backend, LocalBackend
-from bot.limits.config import LimiterBusy, LimiterClosed, LimiterConfig
+from bot.limits.config import (
+    DEFAULT_MAX_IN_FLIGHT,
+    IN_FLIGHT_CALL_BYTES,
+    LimiterBusy,
+    LimiterClosed,
+    LimiterConfig,
+    default_max_in_flight,
+)
 from bot.limits.fair_queue import Grant
 from bot.limits.limiter import Admission, Limiter
 from bot.limits.redis_backend import RedisBackend
 
 __all__ = [
+    "DEFAULT_MAX_IN_FLIGHT",
+    "IN_FLIGHT_CALL_BYTES",
     "Admission",
     "Backend",
     "Grant",
@@ -61,4 +70,5 @@ __all__ = [
     "LimiterConfig",
     "LocalBackend",
     "RedisBackend",
+    "default_max_in_flight",
 ]

@@ -253,10 +253,10 @@ class OAuthService:
         if stored:
             log.info("refreshed a signed-in token")
         # Not stored: unlinked, relinked or refreshed elsewhere meanwhile; what is stored wins.
-        return await self._registry.get(account.user_id)
+        return await self._registry.get(account.user_id, fresh=True)
 
     async def _refresh_refused(self, account: LinkedAccount, error: str) -> LinkedAccount | None:
-        current = await self._registry.get(account.user_id)
+        current = await self._registry.get(account.user_id, fresh=True)
         if current is not None and _refresh_of(current) != _refresh_of(account):
             return current  # another process refreshed (or the person relinked) meanwhile
         log.info("the authorization server refused a refresh (%s): relink needed", error)

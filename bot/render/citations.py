@@ -56,7 +56,7 @@ def safe_url(url: str | None) -> str | None:
     if not url:
         return None
     url = url.strip()
-    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in url):
+    if not _without_space_or_controls(url):
         return None
     try:
         parts = urlsplit(url)
@@ -66,6 +66,14 @@ def safe_url(url: str | None) -> str | None:
         return None
     url = url.translate(_URL_ESCAPES)
     return url if len(url) <= LINK_URL else None
+
+
+def _without_space_or_controls(url: str) -> bool:
+    """No whitespace, control or format character (Cc, Cf) in ``url``. ASCII, the usual case,
+    is checked in C: its only such characters are the space and the unprintable ones."""
+    if url.isascii():
+        return url.isprintable() and " " not in url
+    return not any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in url)
 
 
 def citation_number(citation: Citation, position: int) -> int:

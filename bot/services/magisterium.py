@@ -174,6 +174,8 @@ class MagisteriumService:
                 with gated(gate):
                     return await self._timed(skill, call(chosen.token))
             except errors.Unauthorized:
+                if chosen.source == "own":
+                    self._registry.forget(user_id)  # never served from memory again
                 # A signed-in token may just have expired: refresh it once and try again.
                 retry = None if refreshed else await self._chooser.after_refused(user_id, chosen)
                 if retry is None:

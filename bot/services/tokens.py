@@ -148,7 +148,7 @@ class TokenChooser:
         None when there is no refresh token or the server will not refresh it."""
         if self.refresher is None or refused.source != "own":
             return None
-        account = await self._registry.get(user_id)
+        account = await self._registry.get(user_id, fresh=True)
         if account is None or account.refresh_token is None:
             return None
         fresh = await self.refresher.refresh(account)

@@ -16,6 +16,7 @@ from devtools.fake_magisterium.fake import FakeMagisterium
 
 log = logging.getLogger(__name__)
 
+LISTEN_BACKLOG = 2048
 # Requests still sleeping in injected latency are cut off this soon at shutdown.
 SHUTDOWN_TIMEOUT = 0.5
 
@@ -64,7 +65,9 @@ async def running_fake_server(
     )
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        # A burst opens hundreds of connections at once; past aiohttp's default backlog (128)
+        # the kernel drops the connection attempts, which the client retries a second later.
+        site = web.TCPSite(runner, host, port, backlog=LISTEN_BACKLOG)
         await site.start()
         bound_host, bound_port = runner.addresses[0][:2]
         server = RunningFakeServer(fake, bound_host, bound_port)
