@@ -115,6 +115,8 @@ class Rest:
         self.on_change = on_change
         self.on_thread = on_thread
         self.requests: list[RestRequest] = []
+        # Called with each request once it is answered (the fake Discord's state updated).
+        self.listeners: list[Callable[[RestRequest], None]] = []
         self.problems: list[str] = []
         self.session_starts = 0
         # Requests held (not answered) while the matching event is unset: a send in flight.
@@ -196,6 +198,8 @@ class Rest:
         if response.status >= 400 and response.body:
             body = json.loads(bytes(response.body))  # type: ignore[arg-type]
             recorded.error = body if isinstance(body, dict) else None
+        for listener in self.listeners:
+            listener(recorded)
         self.on_change()
         return response
 
