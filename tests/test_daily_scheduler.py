@@ -602,6 +602,47 @@ async def test_sends_are_bounded_by_the_concurrency_setting(
     assert all(len(harness.messages_in(c)) == 1 for c in channels)
 
 
+async def test_sends_start_at_this_processes_share_of_the_bot_wide_pace(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    channels = [harness.channel] + [harness.make_guild(f"parish {n}") for n in range(9)]
+    for channel in channels:
+        await set_daily(harness, channel=channel)
+    cog = daily_cog(harness)
+    planner = cog.sender.planner
+    planner.config = dataclasses.replace(planner.config, posts_per_second=40.0)
+    # This process runs one shard of four: a quarter of the bot's 40 posts a second.
+    monkeypatch.setattr(harness.bot, "shard_ids", [2])
+    monkeypatch.setattr(harness.bot, "shard_count", 4)
+    # The pace's clock moves only by its own waits (recorded, not slept); each send notes when.
+    clock = [0.0]
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        clock[0] += seconds
+
+    pace_module = daily_module(harness, "sender").Pace
+    cog.sender.pace = pace_module(0.0, clock=lambda: clock[0], sleep=sleep)
+    http = harness.bot.http
+    recorded_send = http.send_message
+    sent_at: list[float] = []
+
+    async def send_message(channel_id: int, *, params: Any) -> Any:
+        channel = harness.bot.get_channel(channel_id)  # noqa: F841 (read by the recorder)
+        sent_at.append(clock[0])
+        return await recorded_send(channel_id, params=params)
+
+    monkeypatch.setattr(http, "send_message", send_message)
+    report = await cog.tick(SLOT)
+
+    assert report.posted == len(channels)
+    assert cog.sender.pace.per_second == 10.0
+    assert sent_at == pytest.approx([n * 0.1 for n in range(len(channels))])
+    assert waits == pytest.approx([0.1] * (len(channels) - 1))
+    assert all(len(harness.messages_in(c)) == 1 for c in channels)
+
+
 # -- 8. transient failures: claim released, retried with backoff
 
 

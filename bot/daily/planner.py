@@ -28,6 +28,7 @@ from typing import Protocol, TypeVar
 from bot.a2a import errors
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.daily.clock import DEFAULT_GRACE, backoff, due_date
+from bot.daily.pace import DEFAULT_POSTS_PER_SECOND
 from bot.daily.schedule import Feed, Schedule, ScheduleStatus
 from bot.daily.store import ClaimKind, ScheduleStore
 from bot.i18n import N_
@@ -88,6 +89,9 @@ class Outcome(enum.StrEnum):
 class SchedulerConfig:
     grace: dt.timedelta = DEFAULT_GRACE
     concurrency: int = 8  # sends in flight at once; discord.py queues per-route rate limits
+    # Posts started a second by the whole bot (each process its shards' share), under Discord's
+    # global limit of 50 requests a second (``bot.daily.pace``); 0: as fast as sends return.
+    posts_per_second: float = DEFAULT_POSTS_PER_SECOND
     # After this, a "sending" claim is stale and another tick takes it over. A send takes
     # seconds; the takeover resends with the same nonce, which Discord deduplicates for only "a
     # few minutes": the lease (plus the minute until the next tick) must stay inside that.

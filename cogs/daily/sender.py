@@ -3,8 +3,9 @@
 The decisions (due, claim, fetch, outcome) are ``bot.daily.planner``'s. What needs Discord is
 here: which servers this process serves, the channel and the bot's permissions there, the
 message (``cogs.daily.post``), the send, and what Discord's errors mean for the schedule.
-Sends run with bounded concurrency; nothing a tick meets is raised to its caller: every
-failure ends in the schedule's record (``/daily status``) and the log.
+Sends run with bounded concurrency, started at a pace under Discord's global rate limit
+(``bot.daily.pace``: this process's share of it); nothing a tick meets is raised to its caller:
+every failure ends in the schedule's record (``/daily status``) and the log.
 
 Languages: the day's content is fetched once, and each server's post is rendered in its own
 language (the schedule's choice, or the server's preferred locale). Reasons are recorded in
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.daily import Schedule, ScheduleStore
+from bot.daily.pace import Pace, process_share
 from bot.daily.planner import (
     Content,
     DailyPlanner,
@@ -66,6 +68,8 @@ class DailySender:
         self.bot = bot
         upstream = ServicesUpstream(bot)
         self.planner = DailyPlanner(store, upstream, config=config, claimant=claimant)
+        # One pace for every tick of this process: a tick that runs into the next keeps it.
+        self.pace = Pace(self.planner.config.posts_per_second)
 
     @property
     def store(self) -> ScheduleStore:
@@ -79,7 +83,12 @@ class DailySender:
             if post is not None:
                 due.append(post)
         tick.report.due = len(due)
-        limit = asyncio.Semaphore(self.planner.config.concurrency)
+        config = self.planner.config
+        # Read at each tick: the shard count is known once connected (and the config may change).
+        self.pace.per_second = config.posts_per_second * process_share(
+            self.bot.shard_ids, self.bot.shard_count
+        )
+        limit = asyncio.Semaphore(config.concurrency)
         async with asyncio.TaskGroup() as sending:
             for (feed, day), posts in by_feed_and_day(due).items():
                 content, ready = await tick.fetch(feed, day, posts)
@@ -130,6 +139,7 @@ class DailySender:
             message = build_post(schedule.feed, day, content, role=role)
         if claimed == "taken_over" and await _went_out(tick, post, message):
             return
+        await self.pace.turn()
         try:
             sent = await post.channel.send(
                 content=message.content,

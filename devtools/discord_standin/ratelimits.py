@@ -7,12 +7,18 @@ bucket is full again (Discord's fixed window, not a sliding one). A request past
 (:meth:`RateLimits.refuse`) the next requests of a kind get 429 (per route, or
 ``global: true``) or a 5xx. Discord's 429s carry a ``Via`` header; discord.py reads a 429
 without one as a Cloudflare ban and stops retrying, so every 429 here has it.
+
+Discord's global limit (50 requests a second per bot, whatever the route, shared by every
+process on the bot's token; interaction callbacks and webhooks are not bound by it) is off
+unless :meth:`RateLimits.limit_globally` turns it on: past it, a request gets 429 with
+``global: true``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from devtools.discord.wire import JSON
@@ -75,8 +81,14 @@ class Answer:
     headers: Headers
 
 
+# Not bound by the global limit: interaction endpoints (Discord: "Interaction endpoints are not
+# bound to the bot's Global Rate Limit").
+GLOBAL_EXEMPT = frozenset({"callback", "webhook"})
+
+
 class RateLimits:
-    """Buckets by (route, major parameter); ``limits`` maps a route kind to (limit, period)."""
+    """Buckets by (route, major parameter); ``limits`` maps a route kind to (limit, period).
+    ``global_bucket``: every other request's too, when :meth:`limit_globally` set one."""
 
     DEFAULT = (50, 1.0)
 
@@ -85,6 +97,16 @@ class RateLimits:
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.refusals: list[Refusal] = []
         self.refused: list[tuple[str, int, bool]] = []  # (kind, status, global) given
+        self.global_bucket: Bucket | None = None
+        self.global_exempt: frozenset[str] = GLOBAL_EXEMPT
+
+    def limit_globally(
+        self, limit: int = 50, period: float = 1.0, *, exempt: Iterable[str] = GLOBAL_EXEMPT
+    ) -> None:
+        """Discord's global limit: ``limit`` requests per ``period`` seconds over every route
+        but those of the ``exempt`` kinds; past it, 429 with ``global: true``."""
+        self.global_bucket = Bucket(limit, period)
+        self.global_exempt = frozenset(exempt)
 
     def refuse(
         self,
@@ -110,6 +132,11 @@ class RateLimits:
                 return self._too_many(refusal.retry_after, refusal.is_global, bucket, kind, now)
             body = {"message": "500: Internal Server Error", "code": 0}
             return Answer(refusal.status, body, {}), {}
+        if self.global_bucket is not None and kind not in self.global_exempt:
+            wait = self.global_bucket.take(now)
+            if wait:
+                self.refused.append((kind, 429, True))
+                return self._too_many(wait, True, bucket, kind, now)
         wait = bucket.take(now)
         if wait:
             self.refused.append((kind, 429, False))
