@@ -23,30 +23,21 @@ from typing import Any
 from bot.accounts import generate_key
 from bot.daily import Feed, ScheduleStore
 from bot.storage import Database
-from devtools.discord.wire import JSON
-from devtools.discord_standin import StandIn, running_standin
+
+# Shared with the benches: the cold-start bound, and the commands of one real `bot sync`.
+from devtools.bench.real_run import BOT_SETTING_PREFIXES, START_TIMEOUT, registered_commands
+from devtools.discord_standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_TOKEN = "pro-operator-token"  # the fake Magisterium treats "pro-" tokens as Pro plans
-# Long enough for a cold start of a child interpreter on a loaded 2-core machine.
-START_TIMEOUT = 90.0
-_EXCLUDED_PREFIXES = (
-    "DISCORD_",
-    "MAGISTERIUM_",
-    "DATABASE_",
-    "REDIS_",
-    "WEB_",
-    "OPERATOR_",
-    "SHARD_",
-    "TOKEN_",
-    "PUBLIC_",
-    "OAUTH_",
-)
+
+
+__all__ = ["START_TIMEOUT", "BotProcess", "bot_env", "registered_commands", "running_bot"]
 
 
 def bot_env(standin: StandIn, upstream_url: str, database_url: str, **extra: str) -> dict[str, str]:
     """The environment of one bot process: the machine's, minus any bot setting, plus these."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_EXCLUDED_PREFIXES)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(BOT_SETTING_PREFIXES)}
     env.update(
         DISCORD_TOKEN=standin.token,
         DISCORD_API_BASE_URL=standin.api_base,
@@ -159,33 +150,6 @@ async def running_bot(
         yield bot
     finally:
         await bot.kill()
-
-
-_registered: list[JSON] = []
-
-
-async def registered_commands(workdir: Path) -> list[JSON]:
-    """The commands ``python -m bot sync`` registers, captured once from a real sync against a
-    stand-in, so that every stand-in types its interactions' options as Discord would."""
-    if not _registered:
-        async with running_standin() as standin:
-            env = bot_env(
-                standin, "http://127.0.0.1:9/a2a", f"sqlite+aiosqlite:///{workdir / 'sync.db'}"
-            )
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                "sync",
-                cwd=workdir,
-                env=env,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-            )
-            output, _ = await asyncio.wait_for(process.communicate(), START_TIMEOUT)
-            assert process.returncode == 0, output.decode()
-            _registered.extend(standin.commands.registered.values())
-    return [dict(c) for c in _registered]
 
 
 async def seed_daily_post(

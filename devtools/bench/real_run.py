@@ -57,7 +57,8 @@ FLOOR_COMMAND = ("-m", "devtools.bench.floor_bot")
 START_TIMEOUT = 90.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 DISCORD_EPOCH_MS = 1_420_070_400_000
-_EXCLUDED_PREFIXES = (
+# The environment variables a bot reads: a child process gets none of the machine's.
+BOT_SETTING_PREFIXES = (
     "DISCORD_",
     "MAGISTERIUM_",
     "DATABASE_",
@@ -129,7 +130,7 @@ def bot_env(
 ) -> dict[str, str]:
     """The environment of one process: the machine's, minus any bot setting, plus these
     (``key``: TOKEN_ENCRYPTION_KEY, unset when None)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_EXCLUDED_PREFIXES)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(BOT_SETTING_PREFIXES)}
     env.update(
         DISCORD_TOKEN=standin.token,
         DISCORD_API_BASE_URL=standin.api_base,
