@@ -53,6 +53,7 @@ import re
 import secrets
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -84,6 +85,7 @@ from devtools.bench.real_run import (  # noqa: E402
     registered_commands,
     running_shards,
 )
+from devtools.bench.sampling import hot_spots, sampling  # noqa: E402
 from devtools.discord.records import StoredMessage  # noqa: E402
 from devtools.discord_standin import (  # noqa: E402
     Channel,
@@ -617,6 +619,18 @@ class Context:
     days: FreshDays
 
 
+@contextlib.asynccontextmanager
+async def profiled(ctx: Context, children: list[Child], name: str) -> AsyncIterator[None]:
+    """With ``--profile``: py-spy sampling the processes meanwhile, its summary printed."""
+    if ctx.args.profile is None:
+        yield
+        return
+    async with sampling([c.pid for c in children], ctx.args.profile, name) as outputs:
+        yield
+    print(f"  profile of {name} ({ctx.args.profile}/{name}-<pid>.txt):", flush=True)
+    print(textwrap.indent(hot_spots(outputs), "    "), flush=True)
+
+
 async def run_processes(
     ctx: Context,
     standin: StandIn,
@@ -650,15 +664,16 @@ async def run_processes(
         await standin.until(identified, timeout=START_TIMEOUT, what=f"{processes} {kind} shards")
         await warm_up(standin, warm)
         for scenario in scenarios(ctx.args):
-            run = await measure(
-                standin,
-                scenario,
-                plans[scenario.name],
-                kind=kind,
-                children=children,
-                fake=ctx.fake,
-                guard=ctx.args.guard,
-            )
+            async with profiled(ctx, children, f"{kind}-{processes}-{scenario.name}"):
+                run = await measure(
+                    standin,
+                    scenario,
+                    plans[scenario.name],
+                    kind=kind,
+                    children=children,
+                    fake=ctx.fake,
+                    guard=ctx.args.guard,
+                )
             print(
                 f"  {processes} {kind} process(es), {scenario.name}: {run.answered} answered, "
                 f"{run.busy} busy, {run.errors} errors, {run.unanswered} unanswered "
@@ -900,6 +915,12 @@ def main() -> None:
         help="seconds a scenario may take to complete; the rest count as unanswered (300)",
     )
     parser.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="sample the processes with py-spy during each scenario (pip install py-spy), "
+        "write the samples here and print where the CPU went",
+    )
     parser.add_argument("--json", type=Path, help="write every run's figures and the goals here")
     args = parser.parse_args()
     if args.people < 1 or args.goal_people < 1 or args.steady_rate <= 0:
