@@ -8,14 +8,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from bot.accounts import AccountCache, RedisVersions, TokenCipher, TokenRegistry
 from bot.accounts.registry import LinkedAccount
@@ -30,17 +31,14 @@ TTL = 30.0
 
 
 class Reads:
-    """Counts the database sessions the registry opens (each read is one)."""
+    """Counts the queries that read a linked account, as the database driver receives them."""
 
-    def __init__(self, db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self) -> None:
         self.count = 0
-        original: Callable[[], AbstractAsyncContextManager[Any]] = db.session
 
-        def counted() -> AbstractAsyncContextManager[Any]:
+    def __call__(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "FROM linked_accounts" in statement:
             self.count += 1
-            return original()
-
-        monkeypatch.setattr(db, "session", counted)
 
     def since(self, before: int) -> int:
         return self.count - before
@@ -51,8 +49,11 @@ def token_of(account: LinkedAccount | None) -> str | None:
 
 
 @pytest.fixture
-def reads(database: Database, monkeypatch: pytest.MonkeyPatch) -> Reads:
-    return Reads(database, monkeypatch)
+def reads() -> Iterator[Reads]:
+    counter = Reads()
+    event.listen(Engine, "before_cursor_execute", counter)
+    yield counter
+    event.remove(Engine, "before_cursor_execute", counter)
 
 
 @pytest.fixture

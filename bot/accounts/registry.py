@@ -44,6 +44,15 @@ _REPLACED_ON_RELINK = (
 )
 
 Row = LinkedAccountRow
+_ACCOUNT_COLUMNS = select(
+    Row.token_ciphertext,
+    Row.refresh_ciphertext,
+    Row.status,
+    Row.note,
+    Row.linked_at,
+    Row.updated_at,
+    Row.expires_at,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +183,7 @@ class TokenRegistry:
             await self._cache.close()
 
     async def _read(self, user_id: int) -> LinkedAccount | None:
-        async with self._db.session() as session:
-            row = await session.get(Row, user_id)
+        row = await self._db.first(_ACCOUNT_COLUMNS.where(Row.discord_user_id == user_id))
         if row is None:
             return None
         cipher = self._require_cipher()
