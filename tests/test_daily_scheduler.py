@@ -30,8 +30,10 @@ from pydantic import SecretStr
 from bot.a2a.retry import RetryPolicy
 from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
+from bot.daily.planner import SchedulerConfig
 from bot.i18n import using_locale
 from bot.services.tokens import OWNER_REFUSED
+from bot.settings import Settings
 from bot.storage import Database
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from devtools.discord.fixtures import harness_settings
@@ -1019,3 +1021,32 @@ async def test_an_upstream_failure_is_recorded_in_english_and_shown_translated(
     result = await harness.slash("daily status", member_permissions=ADMIN, locale="de")
     (field,) = result.embeds[0]["fields"]
     assert f"⟦⟦{title}⟧: ⟦{text}⟧⟧" in field["value"]  # "{title}: {text}", each translated
+
+
+async def test_the_pace_and_the_concurrency_are_the_operators_settings(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAILY_POSTS_PER_SECOND", "120")
+    monkeypatch.setenv("DAILY_POST_CONCURRENCY", "3")
+    from_env = Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.setattr(
+        harness.bot,
+        "settings",
+        harness.bot.settings.model_copy(
+            update={
+                "daily_posts_per_second": from_env.daily_posts_per_second,
+                "daily_post_concurrency": from_env.daily_post_concurrency,
+            }
+        ),
+    )
+    cog = type(daily_cog(harness))(harness.bot)
+
+    assert cog.config.posts_per_second == 120.0
+    assert cog.config.concurrency == 3
+    assert cog.sender.pace.per_second == 120.0
+
+
+def test_the_settings_defaults_are_the_schedulers() -> None:
+    settings = Settings(_env_file=None, discord_token="x")  # type: ignore[call-arg]
+    assert settings.daily_posts_per_second == SchedulerConfig().posts_per_second
+    assert settings.daily_post_concurrency == SchedulerConfig().concurrency

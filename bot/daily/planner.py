@@ -88,7 +88,7 @@ class Outcome(enum.StrEnum):
 @dataclass(frozen=True)
 class SchedulerConfig:
     grace: dt.timedelta = DEFAULT_GRACE
-    concurrency: int = 8  # sends in flight at once; discord.py queues per-route rate limits
+    concurrency: int = 16  # sends in flight at once; discord.py queues per-route rate limits
     # Posts started a second by the whole bot (each process its shards' share), under Discord's
     # global limit of 50 requests a second (``bot.daily.pace``); 0: as fast as sends return.
     posts_per_second: float = DEFAULT_POSTS_PER_SECOND

@@ -90,6 +90,7 @@ class DailyCog(commands.Cog):
         self.config = SchedulerConfig(
             grace=dt.timedelta(hours=settings.daily_grace_hours),
             concurrency=settings.daily_post_concurrency,
+            posts_per_second=settings.daily_posts_per_second,
         )
         self.sender = DailySender(bot, self.store, config=self.config)
         self._ticked: dt.datetime | None = None  # the minute of the loop's last tick
