@@ -65,7 +65,6 @@ def _command(pid: int, output: Path) -> list[str]:
         str(RATE),
         "--gil",
         "--function",
-        "--nonblocking",
     ]
 
 
