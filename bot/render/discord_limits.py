@@ -142,3 +142,18 @@ def _component_problems(item: dict[str, Any]) -> list[str]:
         if isinstance(value, str) and len(value) > limit
     ]
     return problems
+
+
+def message_batches(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """``embeds`` in order, as few messages as Discord allows: at most 10 embeds and 6000
+    characters across the embeds of each (every embed is assumed to fit on its own)."""
+    batches: list[list[discord.Embed]] = []
+    size = 0
+    for embed in embeds:
+        this = embed_size(embed)
+        if not batches or len(batches[-1]) >= EMBEDS_PER_MESSAGE or size + this > EMBEDS_TOTAL:
+            batches.append([])
+            size = 0
+        batches[-1].append(embed)
+        size += this
+    return batches

@@ -1,4 +1,5 @@
-"""/ask, its follow-up buttons and the "Ask Magisterium" message context menu."""
+"""/ask, its follow-up buttons, "Read a source…", "Share in channel" and the "Ask Magisterium"
+message context menu."""
 
 from __future__ import annotations
 
@@ -7,15 +8,25 @@ from typing import TYPE_CHECKING
 from cogs.qa.cog import QACog
 from cogs.qa.followups import NewConversationButton, RelatedQuestionButton
 from cogs.qa.replies import ReplyButton
+from cogs.qa.share import ShareButton
+from cogs.qa.sources import SourceSelect
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
+DYNAMIC_ITEMS = (
+    RelatedQuestionButton,
+    NewConversationButton,
+    ReplyButton,
+    ShareButton,
+    SourceSelect,
+)
+
 
 async def setup(bot: MagisteriumBot) -> None:
-    bot.add_dynamic_items(RelatedQuestionButton, NewConversationButton, ReplyButton)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(QACog(bot))
 
 
 async def teardown(bot: MagisteriumBot) -> None:
-    bot.remove_dynamic_items(RelatedQuestionButton, NewConversationButton, ReplyButton)
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)

@@ -11,7 +11,11 @@ from bot.a2a.results import Answer
 from bot.render.embeds import answer_markdown, answer_pages
 from bot.render.pager import Paginator
 
-RELATED_ROWS = (1, 2, 3)
+# The answer's action rows (Discord allows 5): 0 the pager, 1 "Read a source…", 2-3 related
+# questions (up to 10), 4 "New conversation" and "Share in channel".
+SOURCE_ROW = 1
+RELATED_ROWS = (2, 3)
+ACTIONS_ROW = 4
 FILENAME = "answer.md"
 VIEW_TIMEOUT = 600.0
 

@@ -23,8 +23,16 @@ from bot.render.discord_limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
 from bot.services.user_errors import QuestionDeclined, UserFacingError
-from cogs.qa.answers import RELATED, RELATED_ROWS, answer_pager, is_private_source
+from cogs.qa.answers import (
+    ACTIONS_ROW,
+    RELATED,
+    RELATED_ROWS,
+    answer_pager,
+    is_private_source,
+)
 from cogs.qa.clarify import Clarification
+from cogs.qa.share import offer_share, share_possible
+from cogs.qa.sources import source_select
 from cogs.qa.text import (
     MAX_QUESTION,
     button_label,
@@ -96,7 +104,7 @@ class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSAT
                 emoji="✨",
                 custom_id=NEW_CONVERSATION_ID,
                 style=discord.ButtonStyle.secondary,
-                row=4,
+                row=ACTIONS_ROW,
             )
         )
 
@@ -160,9 +168,16 @@ def new_question_modal() -> QuestionModal:
 # --- answers --------------------------------------------------------------------------------
 
 
-def answer_view(answer: Answer, *, question: str, author_id: int) -> Paginator:
-    """The paged answer with its related-question buttons and "New conversation"."""
+def answer_view(
+    answer: Answer, *, question: str, author_id: int, shareable: bool = False
+) -> Paginator:
+    """The paged answer with "Read a source…", its related-question buttons, "New
+    conversation" and, when ``shareable`` (a private answer where a public post is possible),
+    "Share in channel"."""
     view = answer_pager(answer, question=question, author_id=author_id)
+    sources = source_select(answer)
+    if sources is not None:
+        view.add_item(sources)
     if answer.task_id and answer.context_id:
         RELATED.remember(answer.task_id, answer.related_questions)
         for index, related in enumerate(answer.related_questions[:MAX_RELATED]):
@@ -173,6 +188,8 @@ def answer_view(answer: Answer, *, question: str, author_id: int) -> Paginator:
                 RelatedQuestionButton(answer.context_id, answer.task_id, index, label=label)
             )
     view.add_item(NewConversationButton())
+    if shareable:
+        offer_share(view, asker_id=author_id, sources=sources)
     return view
 
 
@@ -180,9 +197,14 @@ AnswerView = Paginator | Clarification
 
 
 async def ask_as_invoker(
-    interaction: discord.Interaction[Any], question: str, *, context_id: str | None
+    interaction: discord.Interaction[Any],
+    question: str,
+    *,
+    context_id: str | None,
+    private: bool,
 ) -> AnswerView:
     """Ask as whoever invoked ``interaction``: the paged answer, or Magisterium's question back.
+    A ``private`` answer may be shared in the channel where that is possible.
 
     A declined question (task ``rejected``) is raised as :class:`QuestionDeclined`: the one
     error path shows Magisterium's words, privately, as its answer to this question.
@@ -195,7 +217,8 @@ async def ask_as_invoker(
         return Clarification(asked, question=question, asker_id=user_id)
     except errors.TaskRejected as rejected:
         raise QuestionDeclined(question, rejected) from None
-    return answer_view(answer, question=question, author_id=user_id)
+    shareable = private and share_possible(interaction)
+    return answer_view(answer, question=question, author_id=user_id, shareable=shareable)
 
 
 async def ask_and_send(
@@ -207,7 +230,7 @@ async def ask_and_send(
 ) -> None:
     """Defer at once, ask as the invoking person, then send the answer (or the question back)."""
     await defer(interaction, ephemeral=ephemeral)
-    shown = await ask_as_invoker(interaction, question, context_id=context_id)
+    shown = await ask_as_invoker(interaction, question, context_id=context_id, private=ephemeral)
     await shown.send(interaction, ephemeral=ephemeral)
 
 
@@ -241,7 +264,9 @@ async def answer_related(
     private = is_private_source(interaction)
     await defer(interaction, ephemeral=private)  # within 3 s, before any upstream call
     question = await _question(interaction, button)
-    shown = await ask_as_invoker(interaction, question, context_id=button.context_id)
+    shown = await ask_as_invoker(
+        interaction, question, context_id=button.context_id, private=private
+    )
     if not private and await _post_in_thread(interaction, question, shown):
         return
     await shown.send(interaction, ephemeral=private)  # the reply fills "thinking…"

@@ -1,0 +1,241 @@
+"""The "Share in channel" button: a private answer posted publicly where it was asked,
+credited to the asker without a ping.
+
+Offered only where a public post can be made: a server channel of a server the bot is
+installed in (not a DM, nor a group DM or a server where the app is only user-installed: the
+bot has no seat there), where the bot may view, send (in threads: send in threads) and embed
+links, and the asker may send messages. Both are checked again on the press, since
+permissions change.
+
+What is posted is what was shown privately: every page of the answer, in order, in as few
+messages as Discord's limits allow (10 embeds, 6000 characters each), the first one saying
+"Asked by @name" (``AllowedMentions.none()``: the mention renders, nobody is pinged), the last
+one carrying the "Read a source…" menu. Once: a second press says it was already shared.
+
+The pages live in this process's memory; the button's custom_id carries the asker and the
+memory key. After a restart the memory is gone and the press gets a friendly "ask again".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import N_, _, use_interaction_locale
+from bot.render.discord_limits import message_batches
+from bot.render.embeds import notice_embed
+from bot.render.pager import Paginator
+from bot.render.views import ReportedDynamicItem
+from cogs.qa.answers import ACTIONS_ROW
+from cogs.qa.sources import SourceSelect, shown_source_view
+
+if TYPE_CHECKING:
+    from typing import Self
+
+log = logging.getLogger(__name__)
+
+SHARE_PREFIX = "qa:share"
+SHARE_TEMPLATE = rf"{SHARE_PREFIX}:(?P<asker>\d{{1,20}}):(?P<key>[0-9a-f]{{16}})"
+THREADS = frozenset(
+    {
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    }
+)
+NOT_THE_ASKER = N_("Only the person who asked can share this answer.")
+GONE_TITLE = N_("This answer can no longer be shared")
+GONE_TEXT = N_(
+    "The bot has restarted since it was given, so it cannot be posted any more. "
+    "Ask again with `/ask`, then share the new answer."
+)
+ALREADY_TITLE = N_("Already shared")
+ALREADY_TEXT = N_("This answer is already posted in the channel.")
+BOT_CANNOT_TITLE = N_("I cannot post here")
+BOT_CANNOT_TEXT = N_(
+    "I need the permissions to send messages and embed links in this channel to share the "
+    "answer. Ask a moderator, or share it in another channel."
+)
+YOU_CANNOT_TITLE = N_("You cannot post here")
+YOU_CANNOT_TEXT = N_("You may not send messages in this channel, so the answer cannot be shared.")
+POST_FAILED_TEXT = N_(
+    "Discord refused the post in this channel. Check my permissions here, or share it elsewhere."
+)
+
+_Button = discord.ui.Button[discord.ui.View]
+
+
+@dataclass
+class SharedAnswer:
+    asker_id: int
+    pages: list[discord.Embed]
+    menu: discord.ui.View | None  # "Read a source…" for the last message (never stored)
+    shared: bool = False
+
+
+class ShareMemory:
+    """The private answers that may be shared, by key (bounded; lost on restart)."""
+
+    def __init__(self, size: int = 1000) -> None:
+        self._size = size
+        self._answers: OrderedDict[str, SharedAnswer] = OrderedDict()
+
+    def keep(self, answer: SharedAnswer) -> str:
+        key = secrets.token_hex(8)
+        self._answers[key] = answer
+        while len(self._answers) > self._size:
+            self._answers.popitem(last=False)
+        return key
+
+    def get(self, key: str) -> SharedAnswer | None:
+        return self._answers.get(key)
+
+    def clear(self) -> None:
+        self._answers.clear()
+
+
+SHARES = ShareMemory()
+
+
+# --- where a public post is possible --------------------------------------------------------
+
+
+def _in_thread(interaction: discord.Interaction[Any]) -> bool:
+    return getattr(interaction.channel, "type", None) in THREADS
+
+
+def bot_can_post(interaction: discord.Interaction[Any]) -> bool:
+    """A server channel of a server the bot is installed in, where it may post embeds."""
+    if interaction.guild_id is None or not interaction.context.guild:
+        return False
+    if not interaction.is_guild_integration():
+        return False  # a user install: the app has no seat in this server
+    app = interaction.app_permissions
+    send = app.send_messages_in_threads if _in_thread(interaction) else app.send_messages
+    return app.view_channel and app.embed_links and send
+
+
+def person_may_send(interaction: discord.Interaction[Any]) -> bool:
+    person = interaction.permissions
+    return person.send_messages_in_threads if _in_thread(interaction) else person.send_messages
+
+
+def share_possible(interaction: discord.Interaction[Any]) -> bool:
+    return bot_can_post(interaction) and person_may_send(interaction)
+
+
+def offer_share(view: Paginator, *, asker_id: int, sources: SourceSelect | None) -> None:
+    """Add "Share in channel" to a private answer's view, remembering what it shows."""
+    menu = shown_source_view(sources) if sources is not None else None
+    key = SHARES.keep(SharedAnswer(asker_id, list(view.pages), menu))
+    view.add_item(ShareButton(asker_id, key))
+
+
+# --- the button -----------------------------------------------------------------------------
+
+
+class ShareButton(ReportedDynamicItem[_Button], template=SHARE_TEMPLATE):
+    def __init__(self, asker_id: int, key: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                # Translators: a button under a private answer: posts it publicly in the
+                # channel (at most 80 characters).
+                label=_("Share in channel"),
+                emoji="📣",
+                custom_id=f"{SHARE_PREFIX}:{asker_id}:{key}",
+                style=discord.ButtonStyle.secondary,
+                row=ACTIONS_ROW,
+            )
+        )
+        self.asker_id = asker_id
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(int(match["asker"]), match["key"])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Only the asker shares (a private answer is theirs alone; a forged or copied button
+        is refused all the same)."""
+        use_interaction_locale(interaction)
+        if interaction.user.id == self.asker_id:
+            return True
+        await _tell(interaction, _("Not your answer"), _(NOT_THE_ASKER))
+        return False
+
+    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+        await share_answer(interaction, self.key)
+
+
+async def _tell(interaction: discord.Interaction[Any], title: str, text: str) -> None:
+    embed = notice_embed(title, text)
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _refusal(
+    interaction: discord.Interaction[Any], entry: SharedAnswer | None
+) -> tuple[str, str] | None:
+    """Why the answer cannot be shared now (title, text), or None when it can."""
+    if entry is None:
+        return _(GONE_TITLE), _(GONE_TEXT)
+    if entry.shared:
+        return _(ALREADY_TITLE), _(ALREADY_TEXT)
+    if not bot_can_post(interaction) or not isinstance(
+        interaction.channel, discord.abc.Messageable
+    ):
+        return _(BOT_CANNOT_TITLE), _(BOT_CANNOT_TEXT)
+    if not person_may_send(interaction):
+        return _(YOU_CANNOT_TITLE), _(YOU_CANNOT_TEXT)
+    return None
+
+
+async def share_answer(interaction: discord.Interaction[Any], key: str) -> None:
+    entry = SHARES.get(key)
+    refused = _refusal(interaction, entry)
+    channel = interaction.channel
+    if refused is not None or entry is None or not isinstance(channel, discord.abc.Messageable):
+        await _tell(interaction, *(refused or (_(GONE_TITLE), _(GONE_TEXT))))
+        return
+    entry.shared = True  # claimed before the first await: a double press posts once
+    await interaction.response.defer()  # the public post is the reply; nothing else is shown
+    try:
+        await _post(channel, entry, interaction.user)
+    except discord.HTTPException as exc:
+        log.info("answer not shared: HTTP %s code %s", exc.status, exc.code)
+        await _tell(interaction, _(BOT_CANNOT_TITLE), _(POST_FAILED_TEXT))
+
+
+async def _post(
+    channel: discord.abc.Messageable, entry: SharedAnswer, asker: discord.abc.User
+) -> None:
+    """Post every page; releases the claim when nothing at all could be posted."""
+    batches = message_batches(entry.pages)
+    # Translators: above an answer someone shared in a channel; {mention} is them.
+    credit = _("Asked by {mention}").format(mention=asker.mention)
+    for number, embeds in enumerate(batches):
+        extra: dict[str, Any] = {"content": credit} if number == 0 else {}
+        if number == len(batches) - 1 and entry.menu is not None:
+            extra["view"] = entry.menu
+        try:
+            await channel.send(
+                embeds=embeds, allowed_mentions=discord.AllowedMentions.none(), **extra
+            )
+        except discord.HTTPException:
+            if number == 0:
+                entry.shared = False  # nothing was posted: the person may try again
+            raise
