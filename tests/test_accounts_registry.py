@@ -11,6 +11,8 @@ from sqlalchemy import func, select, text, update
 
 from bot.accounts import (
     MissingEncryptionKey,
+    ServerRegistry,
+    ServerTokenQuota,
     SharedTokenQuota,
     TokenBindingError,
     TokenCipher,
@@ -152,18 +154,26 @@ async def test_every_table_about_users_has_a_deleter(
     database: Database, cipher: TokenCipher
 ) -> None:
     from bot.daily import ScheduleStore
+    from bot.daily.personal_store import PersonalScheduleStore
     from bot.services.conversations import ConversationStore
 
     TokenRegistry(database, cipher)
     SharedTokenQuota(database, per_hour=1, qa_per_hour=1)
+    ServerRegistry(database, cipher)
+    ServerTokenQuota(database)
     ConversationStore(database)
     ScheduleStore(database)
+    PersonalScheduleStore(database)
     user_tables = {t.name for t in Base.metadata.sorted_tables if USER_ID_COLUMN in t.c}
     assert user_tables == {
         "linked_accounts",
         "shared_token_usage",
+        "server_accounts",
+        "server_token_usage",
         "dm_conversations",
         "daily_schedules",
+        "personal_daily_schedules",
+        "personal_daily_claims",
         "oauth_states",
     }
     assert user_tables <= database.user_data.names

@@ -69,7 +69,7 @@ async def test_every_extension_is_loaded_by_setup_hook(harness: Harness) -> None
     assert set(harness.bot.extensions) == set(EXTENSIONS)
 
 
-SERVER_ONLY_COMMANDS = {"daily"}
+SERVER_ONLY_COMMANDS = {"daily", "server"}
 
 
 async def test_every_command_works_in_dms_and_as_a_user_install(harness: Harness) -> None:

@@ -14,6 +14,7 @@ from pydantic import SecretStr
 
 from bot.accounts import (
     Purpose,
+    ServerRegistry,
     TokenBindingError,
     TokenCipher,
     TokenDecryptionError,
@@ -38,6 +39,7 @@ sign_in_settings = sign_in_support.sign_in_settings
 harness_overrides = sign_in_support.harness_overrides
 
 USER = 4242
+GUILD = 9191
 CONFIG = OAuthConfig(public_base_url="http://127.0.0.1:8080", issuer="http://127.0.0.1:1")
 METADATA = ServerMetadata(
     authorization_endpoint="http://127.0.0.1:1/authorize", token_endpoint="http://127.0.0.1:1/t"
@@ -110,11 +112,38 @@ async def read_client_secret(db: Database, cipher: TokenCipher, _: Any) -> str |
     return None if client.client_secret is None else client.client_secret.get_secret_value()
 
 
+async def write_server_account(db: Database, cipher: TokenCipher) -> None:
+    await ServerRegistry(db, cipher).link(
+        GUILD, USER, SecretStr("the-server-token"), refresh_token=SecretStr("server-refresh")
+    )
+
+
+async def read_server_token(db: Database, cipher: TokenCipher, _: Any) -> str | None:
+    account = await ServerRegistry(db, cipher).get(GUILD)
+    return None if account is None else account.token.get_secret_value()
+
+
+async def read_server_refresh(db: Database, cipher: TokenCipher, _: Any) -> str | None:
+    account = await ServerRegistry(db, cipher).get(GUILD)
+    refresh = None if account is None else account.refresh_token
+    return None if refresh is None else refresh.get_secret_value()
+
+
 CASES: dict[str, tuple[Write, Read, str]] = {
     "linked_accounts.token_ciphertext": (write_account, read_access, "the-access-token"),
     "linked_accounts.refresh_ciphertext": (write_account, read_refresh, "the-refresh-token"),
     "oauth_states.verifier_ciphertext": (write_state, read_verifier, ""),
     "oauth_clients.secret_ciphertext": (write_client, read_client_secret, "the-client-secret"),
+    "server_accounts.token_ciphertext": (
+        write_server_account,
+        read_server_token,
+        "the-server-token",
+    ),
+    "server_accounts.refresh_ciphertext": (
+        write_server_account,
+        read_server_refresh,
+        "server-refresh",
+    ),
 }
 
 

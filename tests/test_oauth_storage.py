@@ -256,7 +256,7 @@ async def test_migration_0005_keeps_existing_accounts(database_url: str, key: st
                     updated_at=when,
                 )
             )
-        assert await database.migrate() == HEAD_REVISION == "0006"
+        assert await database.migrate() == HEAD_REVISION
         account = await TokenRegistry(database, cipher).get(USER)
         assert account is not None and account.token.get_secret_value() == "old-token"
         assert (account.refresh_token, account.expires_at) == (None, None)
@@ -299,7 +299,7 @@ async def test_migration_0006_keeps_a_sign_in_in_progress(
                     expires_at=when + timedelta(minutes=10),
                 )
             )
-        assert await database.migrate() == "0006"
+        assert await database.migrate() == HEAD_REVISION
         states = StateStore(database, cipher, clock=clock)
         old = await states.peek("old-state")
         assert (old.locale, old.discord_name, old.started) == ("fr", None, False)

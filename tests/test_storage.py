@@ -56,6 +56,10 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
         "daily_schedules",
         "daily_claims",
         "oauth_clients",
+        "server_accounts",
+        "server_token_usage",
+        "personal_daily_schedules",
+        "personal_daily_claims",
         "oauth_states",
     }
     assert await empty_database.migrate() == HEAD_REVISION

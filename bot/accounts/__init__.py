@@ -1,6 +1,7 @@
-"""Accounts: users' own Magisterium tokens (encrypted at rest) and the shared-token quota."""
+"""Accounts: users' and servers' own Magisterium tokens (encrypted at rest) and the quotas on
+the shared token and on servers' tokens."""
 
-from bot.accounts.account_cache import AccountCache, RedisVersions
+from bot.accounts.account_cache import AccountCache, RedisVersions, ServerAccountCache
 from bot.accounts.crypto import SERVICE_OWNER, Purpose, TokenCipher, generate_key
 from bot.accounts.errors import (
     AccountsError,
@@ -9,6 +10,7 @@ from bot.accounts.errors import (
     MissingEncryptionKey,
     QuotaExceeded,
     QuotaPool,
+    ServerQuotaExceeded,
     TokenBindingError,
     TokenDecryptionError,
     WrongEncryptionKey,
@@ -16,12 +18,15 @@ from bot.accounts.errors import (
 from bot.accounts.keys import token_key
 from bot.accounts.quota import SharedTokenQuota
 from bot.accounts.registry import AccountStatus, LinkedAccount, TokenRegistry
+from bot.accounts.server_quota import ServerTokenQuota, ServerUsage
+from bot.accounts.server_registry import Allowance, ServerAccount, ServerRegistry
 
 __all__ = [
     "SERVICE_OWNER",
     "AccountCache",
     "AccountStatus",
     "AccountsError",
+    "Allowance",
     "EncryptionKeyError",
     "InvalidEncryptionKey",
     "LinkedAccount",
@@ -30,6 +35,12 @@ __all__ = [
     "QuotaExceeded",
     "QuotaPool",
     "RedisVersions",
+    "ServerAccount",
+    "ServerAccountCache",
+    "ServerQuotaExceeded",
+    "ServerRegistry",
+    "ServerTokenQuota",
+    "ServerUsage",
     "SharedTokenQuota",
     "TokenBindingError",
     "TokenCipher",

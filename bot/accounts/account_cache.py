@@ -3,8 +3,9 @@ its person's token from the database every time (about 3 ms on SQLite, most of a
 work in a burst, where every lookup also queues for a database connection).
 
 Entries are keyed by Discord user id and hold the decrypted :class:`LinkedAccount`, or that the
-person linked none. They live in memory only: nothing is written anywhere or logged, and the
-token stays a ``SecretStr``.
+person linked none (:class:`AccountCache`); or by guild id and hold the server's account, or
+that it has none (:class:`ServerAccountCache`, with versions of its own in Redis). They live in
+memory only: nothing is written anywhere or logged, and the token stays a ``SecretStr``.
 
 When an entry stops being served:
 
@@ -29,17 +30,20 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-if TYPE_CHECKING:
-    from bot.accounts.registry import LinkedAccount
+if TYPE_CHECKING:  # named in the subclasses' quoted bases (both modules import this one)
+    from bot.accounts.registry import LinkedAccount  # noqa: F401
+    from bot.accounts.server_registry import ServerAccount  # noqa: F401
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "magisterium-bot:accounts:version"
+# Servers' accounts: versions per guild id, apart from people's (ids never share a key).
+SERVER_PREFIX = "magisterium-bot:server-accounts:version"
 # Entries kept at most; the least recently used go first.
 MAX_ENTRIES = 10_000
 # A version key outlives every entry filled at it by far, so a version never comes back.
@@ -50,13 +54,21 @@ _UNVERSIONED = b""
 
 
 class RedisVersions:
-    """Per-person version numbers in Redis, shared by every bot process."""
+    """Per-person (or per-server) version numbers in Redis, shared by every bot process.
+    ``what`` names them in the log."""
 
-    def __init__(self, redis: Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(
+        self, redis: Redis, *, prefix: str = DEFAULT_PREFIX, what: str = "linked-account"
+    ) -> None:
         self._redis = redis
         self._prefix = prefix
+        self._what = what
         self._owns_client = False
         self._failing = False
+
+    @classmethod
+    def for_servers(cls, redis: Redis) -> RedisVersions:
+        return cls(redis, prefix=SERVER_PREFIX, what="server-account")
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX) -> RedisVersions:
@@ -99,22 +111,26 @@ class RedisVersions:
     def _failed(self, what: str, error: BaseException) -> None:
         if not self._failing:
             log.warning(
-                "linked-account versions: could not %s in Redis (%s); reading the database",
+                "%s versions: could not %s in Redis (%s); reading the database",
+                self._what,
                 what,
                 type(error).__name__,
             )
         self._failing = True
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True, slots=True)
-class _Entry:
-    account: LinkedAccount | None
+class _Entry(Generic[T]):
+    account: T | None
     version: bytes
     expires: float
 
 
-class AccountCache:
-    """Linked accounts by Discord user id; see the module's docstring for when they change."""
+class VersionedCache(Generic[T]):
+    """Accounts by id (a user's, a guild's); see the module's docstring for when they change."""
 
     def __init__(
         self,
@@ -130,7 +146,7 @@ class AccountCache:
         self._versions = versions
         self._max_entries = max_entries
         self._clock = clock
-        self._entries: OrderedDict[int, _Entry] = OrderedDict()
+        self._entries: OrderedDict[int, _Entry[T]] = OrderedDict()
         # For the people whose account is being read: how many reads, and how many changes this
         # process made meanwhile (a read that a change overlapped may be older: it is not kept).
         self._reads: dict[int, int] = {}
@@ -140,11 +156,9 @@ class AccountCache:
         return len(self._entries)
 
     def __repr__(self) -> str:
-        return f"AccountCache(entries={len(self._entries)}, ttl={self._ttl:g})"
+        return f"{type(self).__name__}(entries={len(self._entries)}, ttl={self._ttl:g})"
 
-    async def lookup(
-        self, user_id: int, read: Callable[[], Awaitable[LinkedAccount | None]]
-    ) -> LinkedAccount | None:
+    async def lookup(self, user_id: int, read: Callable[[], Awaitable[T | None]]) -> T | None:
         """The person's account from memory when still current, else ``read()`` (and kept)."""
         version = await self._current(user_id)
         if version is None:
@@ -184,7 +198,7 @@ class AccountCache:
         if self._versions is not None:
             await self._versions.close()
 
-    def _keep(self, user_id: int, entry: _Entry) -> None:
+    def _keep(self, user_id: int, entry: _Entry[T]) -> None:
         self._entries[user_id] = entry
         self._entries.move_to_end(user_id)
         while len(self._entries) > self._max_entries:
@@ -194,3 +208,11 @@ class AccountCache:
         if self._versions is None:
             return _UNVERSIONED
         return await self._versions.current(user_id)
+
+
+class AccountCache(VersionedCache["LinkedAccount"]):
+    """People's linked accounts, by Discord user id."""
+
+
+class ServerAccountCache(VersionedCache["ServerAccount"]):
+    """Servers' own accounts, by guild id (give it ``RedisVersions.for_servers``)."""

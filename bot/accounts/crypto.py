@@ -1,11 +1,12 @@
 """Encryption of secrets at rest (Fernet, with key rotation), each bound to its owner and purpose.
 
 The encrypted plaintext is ``mgb2:<purpose>:<owner>:<secret>`` and ``decrypt`` checks both the
-owner (a Discord user id, or :data:`SERVICE_OWNER` for the bot's own secrets) and the purpose (an
-access token, a refresh token, a PKCE verifier, a client secret). Fernet authenticates the whole
-payload (HMAC-SHA256), so neither can be altered without the key: a ciphertext copied into
-another user's row, or into another column of the same row (an access token into the refresh
-column), fails with ``TokenBindingError`` instead of being read as something it is not.
+owner (a Discord user id, a guild id for a server's account, or :data:`SERVICE_OWNER` for the
+bot's own secrets) and the purpose (an access token, a refresh token, a PKCE verifier, a client
+secret, a server's token). Fernet authenticates the whole payload (HMAC-SHA256), so neither can
+be altered without the key: a ciphertext copied into another user's or server's row, or into
+another column of the same row (an access token into the refresh column), fails with
+``TokenBindingError`` instead of being read as something it is not.
 
 This was chosen over per-user keys derived with HKDF because ``MultiFernet`` then decrypts any
 row under any configured key, and the operator's keys stay plain Fernet keys.
@@ -37,6 +38,9 @@ class Purpose(StrEnum):
     REFRESH_TOKEN = "refresh"  # noqa: S105
     PKCE_VERIFIER = "pkce-verifier"
     CLIENT_SECRET = "client-secret"  # noqa: S105
+    # A server's own token: the owner is the guild id, so it never reads as a person's token.
+    SERVER_ACCESS_TOKEN = "server-access"  # noqa: S105
+    SERVER_REFRESH_TOKEN = "server-refresh"  # noqa: S105
 
 
 def generate_key() -> str:

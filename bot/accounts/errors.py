@@ -43,3 +43,12 @@ class QuotaExceeded(AccountsError):
         super().__init__(f"shared-token quota '{pool}' used up; retry in {retry_after_seconds} s")
         self.retry_after_seconds = retry_after_seconds
         self.pool: QuotaPool = pool
+
+
+class ServerQuotaExceeded(QuotaExceeded):
+    """The member's hourly allowance on their server's account is used up. ``shared_too``: the
+    operator's shared token could not serve instead (unset, or that allowance is used up too)."""
+
+    def __init__(self, retry_after_seconds: int, pool: QuotaPool, *, shared_too: bool) -> None:
+        super().__init__(retry_after_seconds, pool)
+        self.shared_too = shared_too

@@ -21,15 +21,21 @@ from sqlalchemy.orm import InstrumentedAttribute
 from bot.accounts.crypto import SERVICE_OWNER, SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import TokenBindingError, TokenDecryptionError
 from bot.storage import Database
-from bot.storage.models import Base, LinkedAccountRow, OAuthClientRow, OAuthStateRow
+from bot.storage.models import (
+    Base,
+    LinkedAccountRow,
+    OAuthClientRow,
+    OAuthStateRow,
+    ServerAccountRow,
+)
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class EncryptedColumn:
-    """``model.column`` holds ``purpose`` secrets of the Discord user in ``owner_column``, or
-    of the bot itself (:data:`SERVICE_OWNER`) when that is None."""
+    """``model.column`` holds ``purpose`` secrets of the Discord user (or server) in
+    ``owner_column``, or of the bot itself (:data:`SERVICE_OWNER`) when that is None."""
 
     model: type[Base]
     column: str
@@ -48,6 +54,10 @@ ENCRYPTED_COLUMNS: tuple[EncryptedColumn, ...] = (
     ),
     EncryptedColumn(OAuthStateRow, "verifier_ciphertext", Purpose.PKCE_VERIFIER, "discord_user_id"),
     EncryptedColumn(OAuthClientRow, "secret_ciphertext", Purpose.CLIENT_SECRET, None),
+    EncryptedColumn(ServerAccountRow, "token_ciphertext", Purpose.SERVER_ACCESS_TOKEN, "guild_id"),
+    EncryptedColumn(
+        ServerAccountRow, "refresh_ciphertext", Purpose.SERVER_REFRESH_TOKEN, "guild_id"
+    ),
 )
 
 
@@ -126,7 +136,8 @@ def _reencrypted(
         log.warning("a secret in %s is bound to another row: left as it is", column.name)
         return None
     except TokenDecryptionError:
-        whose = f"user {owner}" if column.owner_column else "the bot"
+        owner_kind = "server" if column.owner_column == "guild_id" else "user"
+        whose = f"{owner_kind} {owner}" if column.owner_column else "the bot"
         raise TokenDecryptionError(
             f"a secret in {column.name} (of {whose}) cannot be decrypted with any key in "
             f"{SETTING_NAME}; nothing was re-encrypted"

@@ -16,11 +16,21 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy
 from bot.a2a.http import new_http_client
-from bot.accounts import AccountCache, RedisVersions, SharedTokenQuota, TokenCipher, TokenRegistry
+from bot.accounts import (
+    AccountCache,
+    RedisVersions,
+    ServerAccountCache,
+    ServerRegistry,
+    ServerTokenQuota,
+    SharedTokenQuota,
+    TokenCipher,
+    TokenRegistry,
+)
 from bot.accounts.errors import MissingEncryptionKey
 from bot.cache import Cache, LocalCache, RedisCache
 from bot.cache.public import PublicContentCache
 from bot.daily import ScheduleStore
+from bot.daily.personal_store import PersonalScheduleStore
 from bot.limits import (
     IN_FLIGHT_CALL_BYTES,
     Limiter,
@@ -60,7 +70,10 @@ class Services:
     conversations: ConversationStore
     cache: Cache
     schedules: ScheduleStore
+    personal_schedules: PersonalScheduleStore  # /mydaily: daily posts in people's DMs
     metrics: Metrics
+    servers: ServerRegistry  # servers' own accounts (/server)
+    server_quota: ServerTokenQuota
     oauth: OAuthService | None = None  # Sign in with Magisterium, when configured
     oauth_http: httpx.AsyncClient | None = None
     redis: Redis | None = None  # the one client the limiter, cache and token cache share
@@ -74,6 +87,7 @@ class Services:
             ("limiter", self.limiter.close),
             ("cache", self.cache.close),
             ("token cache", self.registry.close),
+            ("server account cache", self.servers.close),
             ("redis client", redis),
             ("database", self.db.close),
             ("http client", self.http.aclose),
@@ -103,14 +117,23 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             retry=CLIENT_RETRY,
             deadline=settings.upstream_deadline_seconds,
         )
-        oauth, oauth_http = _oauth(settings, db, cipher, registry)
+        servers = ServerRegistry(db, cipher, cache=_server_cache(settings, redis))
+        cleanup.push_async_callback(servers.close)
+        oauth, oauth_http = _oauth(settings, db, cipher, registry, servers)
         if oauth_http is not None:
             cleanup.push_async_callback(oauth_http.aclose)
         quota = SharedTokenQuota(
             db, settings.shared_quota_per_hour, settings.shared_qa_quota_per_hour
         )
+        server_quota = ServerTokenQuota(db)
         chooser = TokenChooser(
-            registry, operator_token=settings.magisterium_token, quota=quota, refresher=oauth
+            registry,
+            operator_token=settings.magisterium_token,
+            quota=quota,
+            refresher=oauth,
+            servers=servers,
+            server_quota=server_quota,
+            server_refresher=oauth,
         )
         limiter = Limiter(
             _limiter_config(settings, capacity),
@@ -143,7 +166,10 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             conversations=ConversationStore(db),
             cache=cache,
             schedules=ScheduleStore(db),
+            personal_schedules=PersonalScheduleStore(db),
             metrics=metrics,
+            servers=servers,
+            server_quota=server_quota,
             oauth=oauth,
             oauth_http=oauth_http,
             redis=redis,
@@ -170,6 +196,14 @@ def _account_cache(settings: Settings, redis: Redis | None) -> AccountCache | No
         return None
     versions = RedisVersions(redis) if redis is not None else None
     return AccountCache(ttl=settings.token_cache_seconds, versions=versions)
+
+
+def _server_cache(settings: Settings, redis: Redis | None) -> ServerAccountCache | None:
+    """Servers' accounts, cached like people's (TOKEN_CACHE_SECONDS), versioned apart."""
+    if settings.token_cache_seconds <= 0:
+        return None
+    versions = RedisVersions.for_servers(redis) if redis is not None else None
+    return ServerAccountCache(ttl=settings.token_cache_seconds, versions=versions)
 
 
 @dataclass(frozen=True)
@@ -222,7 +256,11 @@ async def _nothing() -> None:
 
 
 def _oauth(
-    settings: Settings, db: Database, cipher: TokenCipher | None, registry: TokenRegistry
+    settings: Settings,
+    db: Database,
+    cipher: TokenCipher | None,
+    registry: TokenRegistry,
+    servers: ServerRegistry,
 ) -> tuple[OAuthService | None, httpx.AsyncClient | None]:
     """Sign in with Magisterium, when PUBLIC_BASE_URL and WEB_PORT are set."""
     config = OAuthConfig.from_settings(settings)
@@ -234,7 +272,7 @@ def _oauth(
         )
     # Its own client: short timeouts, and never following a redirect to somewhere unexpected.
     http = httpx.AsyncClient(timeout=httpx.Timeout(10.0), follow_redirects=False)
-    return OAuthService(config, db, cipher, registry, http), http
+    return OAuthService(config, db, cipher, registry, http, servers=servers), http
 
 
 def _limiter_config(settings: Settings, capacity: UpstreamCapacity) -> LimiterConfig:

@@ -1,11 +1,19 @@
-"""Sign in with Magisterium, start to finish, and keeping the token fresh afterwards."""
+"""Sign in with Magisterium, start to finish, and keeping the token fresh afterwards.
+
+A sign-in is a person's (``/account link``: it links their own account) or a server's
+(``/server link``: it links that server's account, by the admin who started it). Which one is
+fixed when the state is made and read back from the stored state only: nothing the browser
+sends can turn one into the other, or point a server's sign-in at another server.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import httpx
 from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
@@ -15,12 +23,13 @@ from pydantic import SecretStr
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import TokenCipher
 from bot.accounts.registry import LinkedAccount, TokenRegistry
+from bot.accounts.server_registry import ServerAccount, ServerRegistry
 from bot.oauth.binding import new_browser_secret
 from bot.oauth.clients import ClientSource
 from bot.oauth.config import OAuthConfig
 from bot.oauth.errors import OAuthUnavailable, SignInFailed
 from bot.oauth.metadata import MetadataSource, origin_of
-from bot.oauth.states import StateStore
+from bot.oauth.states import SignInState, StateStore
 from bot.oauth.tokens import IssuedTokens, request_tokens
 from bot.oauth.userinfo import fetch_account_name
 from bot.storage import Database
@@ -28,6 +37,17 @@ from bot.storage import Database
 log = logging.getLogger(__name__)
 
 REFRESH_AHEAD = dt.timedelta(seconds=60)  # refresh a token this close to its expiry
+T = TypeVar("T")
+
+
+class Expiring(Protocol):
+    """A signed-in account, a person's or a server's."""
+
+    @property
+    def refresh_token(self) -> SecretStr | None: ...
+
+    @property
+    def expires_at(self) -> dt.datetime | None: ...
 
 
 @dataclass(frozen=True)
@@ -37,6 +57,8 @@ class LinkedBySignIn:
     state: str
     discord_name: str | None = None
     account_name: str | None = None  # the Magisterium account, when the server names it
+    guild_id: int | None = None  # a server's sign-in: the server whose account was linked
+    guild_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +69,7 @@ class StartPage:
     discord_name: str
     locale: str
     redirect_origin: str
+    guild_name: str | None = None  # a server's sign-in: the server it links
 
 
 @dataclass(frozen=True)
@@ -68,9 +91,11 @@ class OAuthService:
         http: httpx.AsyncClient,
         *,
         clock: Clock = utcnow,
+        servers: ServerRegistry | None = None,
     ) -> None:
         self.config = config
         self._registry = registry
+        self._servers = servers
         self._http = http
         self._clock = clock
         self.states = StateStore(db, cipher, clock=clock)
@@ -82,13 +107,27 @@ class OAuthService:
         )
         self._clients = ClientSource(config, db, cipher, http, clock=clock)
         self._refreshing: dict[int, asyncio.Future[LinkedAccount | None]] = {}
+        self._refreshing_servers: dict[int, asyncio.Future[ServerAccount | None]] = {}
 
     # --- signing in --------------------------------------------------------------------------
 
-    async def begin(self, user_id: int, locale: str, discord_name: str) -> tuple[str, str]:
-        """A new sign-in for ``user_id`` (shown as ``discord_name``), ending their others:
-        (its state, the short link the button opens)."""
-        state = await self.states.create(user_id, locale, discord_name)
+    async def begin(
+        self,
+        user_id: int,
+        locale: str,
+        discord_name: str,
+        *,
+        guild_id: int | None = None,
+        guild_name: str | None = None,
+    ) -> tuple[str, str]:
+        """A new sign-in for ``user_id`` (shown as ``discord_name``), ending their others of
+        the same kind: (its state, the short link the button opens). ``guild_id``: a sign-in
+        that links that server's account (``/server link``), never the person's."""
+        if guild_id is not None and self._servers is None:
+            raise OAuthUnavailable("servers' accounts are not available to sign-in")
+        state = await self.states.create(
+            user_id, locale, discord_name, guild_id=guild_id, guild_name=guild_name
+        )
         return state, self.config.start_url(state)
 
     async def start_page(self, state: str) -> StartPage:
@@ -97,7 +136,10 @@ class OAuthService:
         assert signing_in.discord_name is not None  # startable() sees to it
         metadata = await self._metadata.get()
         return StartPage(
-            signing_in.discord_name, signing_in.locale, origin_of(metadata.authorization_endpoint)
+            signing_in.discord_name,
+            signing_in.locale,
+            origin_of(metadata.authorization_endpoint),
+            guild_name=_server_name(signing_in),
         )
 
     async def start(self, state: str) -> StartedSignIn:
@@ -137,7 +179,8 @@ class OAuthService:
         self, state: str, code: str, browser_secret: SecretStr | None
     ) -> LinkedBySignIn:
         """The callback: use the state up (in the browser that started it), exchange the code,
-        store the tokens, end the person's other sign-ins."""
+        store the tokens (the person's, or the server's the state is bound to), end the
+        person's other sign-ins of that kind."""
         signing_in = await self.states.take(state, browser_secret)
         try:
             tokens = await self._grant(
@@ -150,21 +193,38 @@ class OAuthService:
             if failed.error == "invalid_client" and not self.config.client_id:
                 await self._clients.forget()  # the server dropped our registration: redo it
             raise SignInFailed(failed.error, signing_in.user_id, signing_in.locale) from None
-        await self._registry.link(
-            signing_in.user_id,
-            tokens.access_token,
-            refresh_token=tokens.refresh_token,
-            expires_at=tokens.expires_at,
-        )
-        await self.states.end_others(signing_in.user_id, state)
-        log.info("a person signed in with Magisterium")
+        await self._link(signing_in, tokens)
+        await self.states.end_others(signing_in.user_id, state, signing_in.guild_id)
         return LinkedBySignIn(
             signing_in.user_id,
             signing_in.locale,
             state,
             discord_name=signing_in.discord_name,
             account_name=tokens.account_name or await self._account_name(tokens),
+            guild_id=signing_in.guild_id,
+            guild_name=_server_name(signing_in),
         )
+
+    async def _link(self, signing_in: SignInState, tokens: IssuedTokens) -> None:
+        if signing_in.guild_id is None:
+            await self._registry.link(
+                signing_in.user_id,
+                tokens.access_token,
+                refresh_token=tokens.refresh_token,
+                expires_at=tokens.expires_at,
+            )
+            log.info("a person signed in with Magisterium")
+            return
+        if self._servers is None:
+            raise OAuthUnavailable("servers' accounts are not available to sign-in")
+        await self._servers.link(
+            signing_in.guild_id,
+            signing_in.user_id,
+            tokens.access_token,
+            refresh_token=tokens.refresh_token,
+            expires_at=tokens.expires_at,
+        )
+        log.info("a server admin signed in with Magisterium for guild %s", signing_in.guild_id)
 
     async def decline(
         self, state: str, error: str, browser_secret: SecretStr | None
@@ -199,7 +259,7 @@ class OAuthService:
 
     # --- keeping the token fresh -------------------------------------------------------------
 
-    def needs_refresh(self, account: LinkedAccount) -> bool:
+    def needs_refresh(self, account: Expiring) -> bool:
         return (
             account.refresh_token is not None
             and account.expires_at is not None
@@ -209,22 +269,42 @@ class OAuthService:
     async def refresh(self, account: LinkedAccount) -> LinkedAccount | None:
         """New tokens for ``account`` (once at a time per person); None when the server will
         not refresh it any more: the account is then marked for relinking."""
-        running = self._refreshing.get(account.user_id)
-        if running is not None:
-            return await asyncio.shield(running)
-        future: asyncio.Future[LinkedAccount | None] = asyncio.get_running_loop().create_future()
-        self._refreshing[account.user_id] = future
+        return await _once(self._refreshing, account.user_id, lambda: self._refresh(account))
+
+    async def refresh_server(self, account: ServerAccount) -> ServerAccount | None:
+        """New tokens for a server's account (once at a time per server); None when the server
+        will not refresh it any more: the account is then marked for its admins to relink."""
+        return await _once(
+            self._refreshing_servers, account.guild_id, lambda: self._refresh_server(account)
+        )
+
+    async def _refresh_server(self, account: ServerAccount) -> ServerAccount | None:
+        servers = self._servers
+        if account.refresh_token is None or servers is None:
+            return None
         try:
-            result = await self._refresh(account)
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: only the waiters care
-            raise
-        else:
-            future.set_result(result)
-            return result
-        finally:
-            del self._refreshing[account.user_id]
+            tokens = await self._grant(
+                "refresh_token", refresh_token=account.refresh_token.get_secret_value()
+            )
+        except SignInFailed as failed:
+            current = await servers.get(account.guild_id, fresh=True)
+            if current is not None and _refresh_of(current) != _refresh_of(account):
+                return current  # refreshed elsewhere, or an admin relinked, meanwhile
+            log.info("the authorization server refused a server's refresh (%s)", failed.error)
+            await servers.mark_invalid(account.guild_id, account.token, note="refresh refused")
+            return None
+        except OAuthUnavailable as error:
+            log.warning("could not refresh a server's signed-in token: %s", error)
+            return account
+        if await servers.refreshed(
+            account.guild_id,
+            old_refresh_token=account.refresh_token,
+            token=tokens.access_token,
+            refresh_token=tokens.refresh_token,
+            expires_at=tokens.expires_at,
+        ):
+            log.info("refreshed a server's signed-in token")
+        return await servers.get(account.guild_id, fresh=True)
 
     async def _refresh(self, account: LinkedAccount) -> LinkedAccount | None:
         if account.refresh_token is None:
@@ -264,6 +344,37 @@ class OAuthService:
         return None
 
 
-def _refresh_of(account: LinkedAccount) -> str | None:
+def _refresh_of(account: Expiring) -> str | None:
     token: SecretStr | None = account.refresh_token
     return token.get_secret_value() if token is not None else None
+
+
+def _server_name(signing_in: SignInState) -> str | None:
+    """The name a server's sign-in shows (its id if it had none); None for a person's."""
+    if signing_in.guild_id is None:
+        return None
+    return signing_in.guild_name or str(signing_in.guild_id)
+
+
+async def _once(
+    running: dict[int, asyncio.Future[T | None]],
+    key: int,
+    work: Callable[[], Awaitable[T | None]],
+) -> T | None:
+    """``work()``, or the result of the same work already running for ``key``."""
+    pending = running.get(key)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
+    running[key] = future
+    try:
+        result = await work()
+    except BaseException as error:
+        future.set_exception(error)
+        future.exception()  # retrieved: only the waiters care
+        raise
+    else:
+        future.set_result(result)
+        return result
+    finally:
+        del running[key]

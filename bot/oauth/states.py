@@ -1,5 +1,7 @@
 """One-time sign-in states: bound to one Discord user, good for ten minutes, started once by
-one browser, finished once, by that browser only.
+one browser, finished once, by that browser only. A state ``/server link`` made is bound to that
+server too (``guild_id``): it links that server's account, never the person's, and a person's
+state never links a server's.
 
 Only a hash of the state is stored (it travels in URLs), with the PKCE verifier encrypted like
 a token and the hash of the starting browser's cookie (bot.oauth.binding). Starting and taking
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pydantic import SecretStr
-from sqlalchemy import delete, update
+from sqlalchemy import ColumnElement, delete, update
 
 from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import Purpose, TokenCipher
@@ -43,6 +45,23 @@ class SignInState:
     discord_name: str | None
     expires_at: datetime
     started: bool
+    guild_id: int | None = None  # a server's sign-in (/server link): the server it links
+    guild_name: str | None = None  # what its start page names it
+
+
+@dataclass(frozen=True)
+class SignInFor:
+    """Whose sign-in a state is, whatever its condition: for the pages that say what went
+    wrong (in the person's language, naming the command that starts again)."""
+
+    locale: str
+    for_server: bool
+
+
+def _same_scope(user_id: int, guild_id: int | None) -> ColumnElement[bool]:
+    """The person's states of one kind: theirs for themselves, or theirs for one server."""
+    scope = Row.guild_id.is_(None) if guild_id is None else Row.guild_id == guild_id
+    return (Row.discord_user_id == user_id) & scope
 
 
 class StateStore:
@@ -51,9 +70,18 @@ class StateStore:
         self._cipher = cipher
         self._clock = clock
 
-    async def create(self, user_id: int, locale: str, discord_name: str | None = None) -> str:
+    async def create(
+        self,
+        user_id: int,
+        locale: str,
+        discord_name: str | None = None,
+        *,
+        guild_id: int | None = None,
+        guild_name: str | None = None,
+    ) -> str:
         """A new state for ``user_id`` (and a PKCE verifier kept with it); the state. It
-        replaces the person's other states: only the newest link works."""
+        replaces the person's other states of the same kind (for themselves, or for that
+        server): only the newest link works. ``guild_id``: a sign-in for that server."""
         state = secrets.token_urlsafe(32)
         verifier = SecretStr(secrets.token_urlsafe(VERIFIER_BYTES))
         now = self._clock()
@@ -65,9 +93,11 @@ class StateStore:
             locale=locale,
             created_at=now,
             expires_at=now + timedelta(seconds=STATE_LIFETIME_SECONDS),
+            guild_id=guild_id,
+            guild_name=guild_name,
         )
         async with self._db.session() as session:
-            await session.execute(delete(Row).where(Row.discord_user_id == user_id))
+            await session.execute(delete(Row).where(_same_scope(user_id, guild_id)))
             session.add(row)
             await session.execute(delete(Row).where(Row.expires_at < now - KEPT_AFTER_EXPIRY))
         return state
@@ -129,13 +159,13 @@ class StateStore:
             raise StateProblem("replayed")  # another callback took it a moment ago
         return found
 
-    async def end_others(self, user_id: int, state: str) -> None:
-        """Delete ``user_id``'s states but ``state``: after a sign-in, no other link works (one
-        made by another process at the very moment of a new link, say)."""
+    async def end_others(self, user_id: int, state: str, guild_id: int | None = None) -> None:
+        """Delete ``user_id``'s states of the same kind but ``state``: after a sign-in, no other
+        link works (one made by another process at the very moment of a new link, say)."""
         async with self._db.session() as session:
             await session.execute(
                 delete(Row).where(
-                    Row.discord_user_id == user_id, Row.state_hash != state_hash(state)
+                    _same_scope(user_id, guild_id), Row.state_hash != state_hash(state)
                 )
             )
 
@@ -144,6 +174,12 @@ class StateStore:
         async with self._db.session() as session:
             row = await session.get(Row, state_hash(state))
         return None if row is None else row.locale
+
+    async def whose(self, state: str) -> SignInFor | None:
+        """The language of the person a state belongs to and whether it is a server's."""
+        async with self._db.session() as session:
+            row = await session.get(Row, state_hash(state))
+        return None if row is None else SignInFor(row.locale, row.guild_id is not None)
 
     async def _row(self, state: str) -> Row:
         async with self._db.session() as session:
@@ -172,4 +208,6 @@ class StateStore:
             discord_name=row.discord_name,
             expires_at=row.expires_at,
             started=row.started_at is not None,
+            guild_id=row.guild_id,
+            guild_name=row.guild_name,
         )

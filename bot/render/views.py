@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def enter_interaction(interaction: discord.Interaction[Any]) -> None:
+    """For the rest of this interaction's task: its user's language, and where it was made
+    (the application's ``use_interaction_origin``: the server whose account may serve it)."""
+    use_interaction_locale(interaction)
+    note_origin = getattr(interaction.client, "use_interaction_origin", None)
+    if note_origin is not None:
+        note_origin(interaction)
+
+
 class ErrorReporter(Protocol):
     async def __call__(
         self, interaction: discord.Interaction[Any], error: BaseException, *, where: str
@@ -49,7 +58,7 @@ class BaseView(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Answer in the person's language; subclasses that check more call this first."""
-        use_interaction_locale(interaction)
+        enter_interaction(interaction)
         return True
 
     async def on_error(
@@ -89,7 +98,7 @@ class ReportedDynamicItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        use_interaction_locale(interaction)
+        enter_interaction(interaction)
         try:
             await self.respond(interaction)
         except Exception as error:
@@ -101,7 +110,7 @@ class ReportedDynamicItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
 class BaseModal(discord.ui.Modal):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        use_interaction_locale(interaction)
+        enter_interaction(interaction)
         return True
 
     # discord.py's Modal.on_error drops the ``item`` argument of the View it derives from.

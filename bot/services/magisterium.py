@@ -23,7 +23,7 @@ from bot.cache.public import PublicContentCache
 from bot.limits import Limiter, LimiterBusy, LimiterClosed
 from bot.observability.metrics import Metrics
 from bot.services.admission import LimiterGate
-from bot.services.tokens import ChosenToken, LinkedTokenInvalid, TokenChooser
+from bot.services.tokens import ChosenToken, LinkedTokenInvalid, ServerTokenRefused, TokenChooser
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,10 @@ class MagisteriumService:
         if chosen.source == "own":
             await self._registry.mark_invalid(user_id)
             raise LinkedTokenInvalid from None
+        if chosen.source == "server":
+            log.warning("a server's Magisterium token was refused (401): marked for relinking")
+            await self._chooser.server_refused(chosen)
+            raise ServerTokenRefused from None
         log.error("the operator's MAGISTERIUM_TOKEN was refused (401); check it")
 
 

@@ -10,7 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.a2a import errors
-from bot.accounts.errors import EncryptionKeyError, QuotaExceeded, TokenDecryptionError
+from bot.accounts.errors import (
+    EncryptionKeyError,
+    QuotaExceeded,
+    ServerQuotaExceeded,
+    TokenDecryptionError,
+)
 from bot.i18n import N_, _, ngettext
 from bot.limits import LimiterBusy
 from bot.storage import StorageUnavailable
@@ -67,7 +72,38 @@ def try_again_in(value: float | None) -> str:
     ).format(seconds=seconds)
 
 
+def _server_quota_message(error: ServerQuotaExceeded) -> UserMessage:
+    """The server's allowance is used up and the shared token could not serve instead: when
+    it refills, and how to need no allowance at all."""
+    if error.shared_too:
+        if error.pool == "qa":
+            used = _(
+                "You have used this hour's questions on this server's account and on the "
+                "bot's shared account."
+            )
+        else:
+            used = _(
+                "You have used this hour's requests on this server's account and on the "
+                "bot's shared account."
+            )
+    elif error.pool == "qa":
+        used = _("You have used this hour's questions on this server's account.")
+    else:
+        used = _("You have used this hour's requests on this server's account.")
+    minutes = max(1, math.ceil(error.retry_after_seconds / 60))
+    # Translators: {link_hint} is the sentence "Link your own Magisterium account with
+    # `/account link`."
+    refills = ngettext(
+        "It refills in {minutes} minute. {link_hint}",
+        "It refills in {minutes} minutes. {link_hint}",
+        minutes,
+    ).format(minutes=minutes, link_hint=_(LINK_HINT))
+    return UserMessage(_("Server allowance used up"), f"{used} {refills}")
+
+
 def _quota_message(error: QuotaExceeded) -> UserMessage:
+    if isinstance(error, ServerQuotaExceeded):
+        return _server_quota_message(error)
     if error.pool == "qa":
         used = _("You have used this hour's questions on the bot's shared account.")
     else:

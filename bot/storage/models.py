@@ -62,7 +62,9 @@ class OAuthStateRow(Base):
     """A sign-in in progress: the hash of its one-time ``state`` (never the state itself), the
     person it is bound to (their id, and the Discord name its start page shows), and the PKCE
     verifier, encrypted. Good for ten minutes; started once, by one browser (the SHA-256 of
-    that browser's cookie), and finished once."""
+    that browser's cookie), and finished once. ``guild_id`` (and the name its start page shows):
+    a sign-in started by ``/server link``, which links that server's account, never the
+    person's."""
 
     __tablename__ = "oauth_states"
 
@@ -76,6 +78,8 @@ class OAuthStateRow(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     browser_hash: Mapped[str | None] = mapped_column(String(64))
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    guild_name: Mapped[str | None] = mapped_column(String(100))
 
 
 class SharedTokenUsageRow(Base):
@@ -85,6 +89,47 @@ class SharedTokenUsageRow(Base):
     __table_args__ = (CheckConstraint("pool IN ('all', 'qa')", name="pool"),)
 
     discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class ServerAccountRow(Base):
+    """A server's own Magisterium token, Fernet-encrypted and bound to the server (see crypto);
+    ``discord_user_id`` is the admin who linked it, set to NULL when that admin deletes their
+    data (the account is the server's and stays). ``per_hour`` and ``qa_per_hour``: each
+    member's hourly allowance on it (0 turns that kind off). Signed in with Magisterium: the
+    refresh token (encrypted like the token) and when the token expires."""
+
+    __tablename__ = "server_accounts"
+    __table_args__ = (
+        CheckConstraint("status IN ('valid', 'invalid', 'rate_limited')", name="status"),
+    )
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    token_ciphertext: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(String(200))
+    discord_user_id: Mapped[int | None] = mapped_column(BigInteger)
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    per_hour: Mapped[int] = mapped_column(Integer)
+    qa_per_hour: Mapped[int] = mapped_column(Integer)
+    refresh_ciphertext: Mapped[str | None] = mapped_column(Text)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ServerTokenUsageRow(Base):
+    """How many requests a member made on their server's account in one hourly window; kept
+    for a day (the counts /server status shows), then deleted."""
+
+    __tablename__ = "server_token_usage"
+    __table_args__ = (CheckConstraint("pool IN ('all', 'qa')", name="pool"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    discord_user_id: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, autoincrement=False, index=True
+    )
     window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     pool: Mapped[str] = mapped_column(String(8), primary_key=True)
     count: Mapped[int] = mapped_column(Integer)
@@ -141,6 +186,51 @@ class DailyClaimRow(Base):
     __table_args__ = (CheckConstraint("state IN ('sending', 'posted')", name="state"),)
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    feed: Mapped[str] = mapped_column(String(16), primary_key=True)
+    local_date: Mapped[date] = mapped_column(Date, primary_key=True, index=True)
+    state: Mapped[str] = mapped_column(String(8))
+    claimed_by: Mapped[str] = mapped_column(String(100))
+    claimed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class PersonalDailyRow(Base):
+    """A person's daily post of one feed in their DMs (``/mydaily``); their own row, deleted
+    with everything else by ``/account unlink``. Whose token it uses is not stored: their own
+    while they have one linked, else the operator's (read at every tick)."""
+
+    __tablename__ = "personal_daily_schedules"
+    __table_args__ = (
+        CheckConstraint("feed IN ('saints', 'readings')", name="feed"),
+        CheckConstraint("status IN ('active', 'paused', 'disabled')", name="status"),
+    )
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    feed: Mapped[str] = mapped_column(String(16), primary_key=True)
+    post_time: Mapped[str] = mapped_column(String(5))  # "HH:MM", local
+    timezone: Mapped[str] = mapped_column(String(64))
+    locale: Mapped[str] = mapped_column(String(16))  # a catalogue code
+    dm_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    status_reason: Mapped[str | None] = mapped_column(String(300))
+    active_since: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_posted_date: Mapped[date | None] = mapped_column(Date)
+    last_posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_error: Mapped[str | None] = mapped_column(String(300))
+    last_error_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PersonalDailyClaimRow(Base):
+    """The claim on one person's post of one feed for one local date (see DailyClaimRow)."""
+
+    __tablename__ = "personal_daily_claims"
+    __table_args__ = (CheckConstraint("state IN ('sending', 'posted')", name="state"),)
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     feed: Mapped[str] = mapped_column(String(16), primary_key=True)
     local_date: Mapped[date] = mapped_column(Date, primary_key=True, index=True)
     state: Mapped[str] = mapped_column(String(8))

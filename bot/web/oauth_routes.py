@@ -7,7 +7,8 @@ posts to the same address from this site only; that starts the sign-in, once, in
 sign-in page. ``GET /oauth/callback`` finishes the sign-in only in the browser that started it:
 it checks the state and the cookie, exchanges the code, stores the tokens and shows a small
 page in the person's language; the Discord message they came from is edited too. HEAD on the
-callback is refused (405): it must never use a state up.
+callback is refused (405): it must never use a state up. A sign-in ``/server link`` started
+names the server on both pages, and links that server's account (bot.oauth.service).
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ from bot.oauth import (
 )
 from bot.oauth.metadata import origin_of
 from bot.web.same_origin import sent_from
-from bot.web.sign_in_pages import linked_page, result_page, start_page
+from bot.web.sign_in_pages import (
+    linked_page,
+    result_page,
+    server_linked_page,
+    server_start_page,
+    start_page,
+)
 from bot.web.site import html_response, page_language, with_form_targets
 
 log = logging.getLogger(__name__)
@@ -44,6 +51,7 @@ STATE_MAX = 200
 BROWSER_COOKIE = "magisterium_sign_in"
 
 AGAIN = N_("Run `/account link` in Discord to start again.")
+SERVER_AGAIN = N_("Run `/server link` in Discord to start again.")
 FAILURES: dict[str, tuple[str, str]] = {
     "unknown": (N_("This sign-in link is not valid"), AGAIN),
     "replayed": (N_("This sign-in link was already used"), AGAIN),
@@ -94,10 +102,11 @@ def add_oauth_routes(
     app.router.add_get(CALLBACK_PATH, callback, allow_head=False)
 
 
-def failure(kind: str, locale: str) -> web.Response:
+def failure(kind: str, locale: str, *, again: str = AGAIN) -> web.Response:
+    """The page for what went wrong; ``again``: how to start again (the command's msgid)."""
     title, text = FAILURES[kind]
     with using_locale(locale):
-        message = _(text).format(again=_(AGAIN))
+        message = _(text).format(again=_(again))
         body = result_page(ok=False, title=_(title), message=message, lang=locale)
     return html_response(body, status=STATUS.get(kind, 502), cache=False)
 
@@ -109,27 +118,47 @@ def _service(request: web.Request) -> OAuthService:
     return oauth
 
 
-async def _locale(request: web.Request, oauth: OAuthService, state: str) -> str:
-    """The language of the person the state belongs to, else the browser's."""
-    stored = await oauth.states.locale_of(state) if state else None
-    return stored or page_language(request.headers.get(hdrs.ACCEPT_LANGUAGE))
+class _Failures:
+    """The failure pages for one state: in its person's language (else the browser's),
+    naming the command that made it (``/server link`` or ``/account link``)."""
+
+    def __init__(self, locale: str, *, for_server: bool) -> None:
+        self.locale = locale
+        self._again = SERVER_AGAIN if for_server else AGAIN
+
+    def page(self, kind: str) -> web.Response:
+        return failure(kind, self.locale, again=self._again)
+
+
+async def _failures(request: web.Request, oauth: OAuthService, state: str) -> _Failures:
+    whose = await oauth.states.whose(state) if state else None
+    if whose is None:
+        return _Failures(page_language(request.headers.get(hdrs.ACCEPT_LANGUAGE)), for_server=False)
+    return _Failures(whose.locale, for_server=whose.for_server)
 
 
 async def show_start(request: web.Request) -> web.Response:
     """GET (and HEAD): whose sign-in this is, and the button; nothing is changed."""
     oauth = _service(request)
     state = request.match_info["state"][:STATE_MAX]
-    locale = await _locale(request, oauth, state)
+    failures = await _failures(request, oauth, state)
     try:
         page = await oauth.start_page(state)
     except StateProblem as problem:
-        return failure(problem.reason, locale)
+        return failures.page(problem.reason)
     except OAuthUnavailable as error:
         log.warning("sign-in could not start: %s", error)
-        return failure("unavailable", locale)
-    body = start_page(
-        discord_name=page.discord_name, action=oauth.config.start_url(state), lang=page.locale
-    )
+        return failures.page("unavailable")
+    action = oauth.config.start_url(state)
+    if page.guild_name is not None:
+        body = server_start_page(
+            discord_name=page.discord_name,
+            server_name=page.guild_name,
+            action=action,
+            lang=page.locale,
+        )
+    else:
+        body = start_page(discord_name=page.discord_name, action=action, lang=page.locale)
     # The authorization server's origin, and any https origin: its sign-in may hand the browser
     # on to a login page elsewhere (a hosted identity provider) before anything loads, and
     # form-action would silently stop that hop. The page runs no script and shows no input.
@@ -143,17 +172,17 @@ async def start(request: web.Request) -> web.Response:
     """POST, from the start page only: start the sign-in in this browser, once."""
     oauth = _service(request)
     state = request.match_info["state"][:STATE_MAX]
-    locale = await _locale(request, oauth, state)
+    failures = await _failures(request, oauth, state)
     if not sent_from(origin_of(oauth.config.public_base_url), request.headers):
         log.info("refused a sign-in start sent from another site")
-        return failure("cross_site", locale)
+        return failures.page("cross_site")
     try:
         started = await oauth.start(state)
     except StateProblem as problem:
-        return failure(problem.reason, locale)
+        return failures.page(problem.reason)
     except OAuthUnavailable as error:
         log.warning("sign-in could not start: %s", error)
-        return failure("unavailable", locale)
+        return failures.page("unavailable")
     response = web.Response(
         status=303,
         headers={
@@ -169,7 +198,7 @@ async def start(request: web.Request) -> web.Response:
 async def callback(request: web.Request) -> web.Response:
     oauth = _service(request)
     state = request.query.get("state", "")[:STATE_MAX]
-    locale = await _locale(request, oauth, state)
+    failures = await _failures(request, oauth, state)
     code, error = request.query.get("code"), request.query.get("error")
     cookie = request.cookies.get(BROWSER_COOKIE)
     browser = SecretStr(cookie) if cookie else None
@@ -178,26 +207,33 @@ async def callback(request: web.Request) -> web.Response:
             declined = await oauth.decline(state, error or "invalid_request", browser)
             kind = "access_denied" if declined.error == "access_denied" else "refused"
             log.info("a sign-in came back with %s", declined.error[:40])
-            return _unbind_browser(failure(kind, locale), oauth)
+            return _unbind_browser(failures.page(kind), oauth)
         linked = await oauth.finish(state, code, browser)
     except StateProblem as problem:
         # Another browser's callback leaves the state (and the cookie) as they are: the
         # browser that started the sign-in can still finish it.
         log.info("a sign-in callback had a %s state", problem.reason)
-        return failure(problem.reason, locale)
+        return failures.page(problem.reason)
     except SignInFailed as failed:
         log.info("the authorization server refused a sign-in code (%s)", failed.error)
-        return _unbind_browser(failure("refused", locale), oauth)
+        return _unbind_browser(failures.page("refused"), oauth)
     except OAuthUnavailable as unreachable:
         log.warning("sign-in could not finish: %s", unreachable)
-        return failure("unavailable", locale)
+        return failures.page("unavailable")
     try:
         await request.app[ON_LINKED](linked)
     except Exception:  # the tokens are stored: a Discord hiccup must not turn this into an error
         log.exception("could not tell Discord that an account was linked")
-    page = linked_page(
-        lang=linked.locale, discord_name=linked.discord_name, account_name=linked.account_name
-    )
+    if linked.guild_id is not None:
+        page = server_linked_page(
+            lang=linked.locale,
+            server_name=linked.guild_name or str(linked.guild_id),
+            account_name=linked.account_name,
+        )
+    else:
+        page = linked_page(
+            lang=linked.locale, discord_name=linked.discord_name, account_name=linked.account_name
+        )
     return _unbind_browser(html_response(page, cache=False), oauth)
 
 

@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import SecretStr
 
-from bot.accounts import AccountStatus
+from bot.accounts import AccountStatus, LinkedAccount
 from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
+from bot.services.tokens import ChosenSource
 from cogs.account.sign_in import SignIns
 from cogs.account.validation import TokenVerdict, check_token
 from cogs.account.views import LinkTokenModal
@@ -68,6 +69,25 @@ STORED: dict[TokenVerdict, AccountStatus] = {
     TokenVerdict.VALID: "valid",
     TokenVerdict.RATE_LIMITED: "rate_limited",
 }
+
+
+# Whose token serves the person's next request, in /account status.
+SOURCE_NAMES: dict[ChosenSource, str] = {
+    # Translators: the answer to the field "Token" in /account status: the account of the
+    # server the command was run in.
+    "server": N_("This server's account"),
+    # Translators: the answer to the field "Token" in /account status.
+    "shared": N_("The bot's shared account"),
+}
+
+
+def _left_text(left: tuple[int, int]) -> str:
+    count, qa_count = left
+    return ngettext(
+        "{count} request, {qa_count} of them `/ask`",
+        "{count} requests, {qa_count} of them `/ask`",
+        count,
+    ).format(count=count, qa_count=qa_count)
 
 
 def verdict_message(verdict: TokenVerdict) -> tuple[str, str]:
@@ -135,49 +155,61 @@ class AccountCog(commands.Cog):
         )
 
     async def _status_embed(self, user_id: int) -> discord.Embed:
-        account = await self.bot.services.registry.get(user_id)
-        settings = self.bot.settings
+        """Whose token would serve the person here (their own; in a server, its account; the
+        bot's shared one) and what is left of each allowance."""
+        preview = await self.bot.services.chooser.preview(user_id)
         embed = discord.Embed(title=_("Your Magisterium account"), colour=BRAND)
-        if account is not None:
-            since = discord.utils.format_dt(account.linked_at, "D")
-            if account.status == "invalid":
-                # Translators: the state of a person's own token in /account status.
-                state = _("Your own — needs relinking (`/account link`)")
-            else:
-                # Translators: the state of a person's own token in /account status.
-                state = _("Your own — working")
-            # Translators: {since} is a date Discord shows in the reader's own format.
-            linked = _("Yes, since {since}").format(since=since)
-            embed.add_field(name=_("Linked"), value=linked, inline=True)
-            embed.add_field(name=_("Token"), value=state, inline=True)
-            per_minute = settings.rate_limit_per_minute
-            limits = ngettext(
-                "{count} request a minute, {qa_count} of them `/ask` (your plan's limits)",
-                "{count} requests a minute, {qa_count} of them `/ask` (your plan's limits)",
-                per_minute,
-            ).format(count=per_minute, qa_count=settings.qa_rate_limit_per_minute)
-            embed.add_field(name=_("Limits"), value=limits, inline=False)
-        elif self.bot.services.chooser.has_shared_token:
-            left, qa_left = await self.bot.services.quota.remaining(user_id)
+        if preview.own is not None:
+            self._own_fields(embed, preview.own)
+        else:
             # Translators: the answer to the field "Linked" in /account status.
             not_linked = _("No")
-            embed.add_field(name=_("Linked"), value=not_linked, inline=True)
-            embed.add_field(name=_("Token"), value=_("The bot's shared account"), inline=True)
-            embed.add_field(
-                name=_("Left this hour"),
-                value=ngettext(
-                    "{count} request, {qa_count} of them `/ask`",
-                    "{count} requests, {qa_count} of them `/ask`",
-                    left,
-                ).format(count=left, qa_count=qa_left),
-                inline=False,
-            )
-        else:
-            embed.add_field(
-                name=_("Linked"), value=_("No — run `/account link` to start"), inline=False
-            )
+            if preview.source is None:
+                not_linked = _("No — run `/account link` to start")
+            embed.add_field(name=_("Linked"), value=not_linked, inline=preview.source is not None)
+            if preview.source is not None:
+                embed.add_field(name=_("Token"), value=_(SOURCE_NAMES[preview.source]), inline=True)
+            if preview.server_left is not None:
+                embed.add_field(
+                    # Translators: a field of /account status: what is left on the account of
+                    # the server the command was run in.
+                    name=_("Left this hour on this server's account"),
+                    value=_left_text(preview.server_left),
+                    inline=False,
+                )
+            if preview.shared_left is not None:
+                shared_label = (
+                    # Translators: a field of /account status, after the server's allowance.
+                    _("Then on the bot's shared account")
+                    if preview.server_left is not None
+                    else _("Left this hour")
+                )
+                embed.add_field(
+                    name=shared_label, value=_left_text(preview.shared_left), inline=False
+                )
         embed.set_footer(text=footer_text("account"))
         return embed
+
+    def _own_fields(self, embed: discord.Embed, account: LinkedAccount) -> None:
+        settings = self.bot.settings
+        since = discord.utils.format_dt(account.linked_at, "D")
+        if account.status == "invalid":
+            # Translators: the state of a person's own token in /account status.
+            state = _("Your own — needs relinking (`/account link`)")
+        else:
+            # Translators: the state of a person's own token in /account status.
+            state = _("Your own — working")
+        # Translators: {since} is a date Discord shows in the reader's own format.
+        linked = _("Yes, since {since}").format(since=since)
+        embed.add_field(name=_("Linked"), value=linked, inline=True)
+        embed.add_field(name=_("Token"), value=state, inline=True)
+        per_minute = settings.rate_limit_per_minute
+        limits = ngettext(
+            "{count} request a minute, {qa_count} of them `/ask` (your plan's limits)",
+            "{count} requests a minute, {qa_count} of them `/ask` (your plan's limits)",
+            per_minute,
+        ).format(count=per_minute, qa_count=settings.qa_rate_limit_per_minute)
+        embed.add_field(name=_("Limits"), value=limits, inline=False)
 
     @account.command(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.

@@ -1,0 +1,186 @@
+"""/server link | quota | status | unlink, and forgetting a server that removed the bot.
+
+A server's own Magisterium account serves its members who linked none, each within an hourly
+allowance the admins set (bot.services.tokens). The commands are for servers only and need
+Manage Server by default; everything they answer is private to the admin who ran them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import SecretStr
+
+from bot.accounts import AccountStatus, Allowance
+from bot.accounts.server_registry import MAX_PER_HOUR, MAX_QA_PER_HOUR
+from bot.app.respond import defer
+from bot.i18n import N_, _
+from bot.render.embeds import notice_embed
+from bot.services.token_check import TokenVerdict, check_token
+from bot.services.user_errors import UserFacingError
+from bot.storage import StorageUnavailable
+from cogs.server.replies import quota_embed, status_embed, verdict_embed
+from cogs.server.sign_in import ServerSignIns
+from cogs.server.views import ServerTokenModal
+
+if TYPE_CHECKING:
+    from bot.accounts import ServerRegistry
+    from bot.app import MagisteriumBot
+
+log = logging.getLogger(__name__)
+
+SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+STORED: dict[TokenVerdict, AccountStatus] = {
+    TokenVerdict.VALID: "valid",
+    TokenVerdict.RATE_LIMITED: "rate_limited",
+}
+
+
+class NotLinked(UserFacingError):
+    def __init__(self) -> None:
+        super().__init__(
+            _("No server account linked"),
+            _("Link this server's Magisterium account first with `/server link`."),
+        )
+
+
+def _guild_id(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:  # a server-only command; only a stale client gets here
+        raise UserFacingError(
+            _("Servers only"), _("`/server` sets up a Magisterium account for a server.")
+        )
+    return interaction.guild_id
+
+
+class ServerCog(commands.Cog):
+    server = app_commands.Group(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("server"),
+        # Translators: /server's description, at most 100 characters.
+        description=N_("This server's own Magisterium account, for members without their own"),
+        default_permissions=discord.Permissions(manage_guild=True),
+        allowed_contexts=SERVER_ONLY,
+        allowed_installs=SERVER_INSTALL,
+    )
+
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+        self.sign_ins = ServerSignIns(bot.services.servers)
+
+    async def cog_load(self) -> None:
+        self.bot.sign_in_listeners.append(self.sign_ins.linked)
+
+    async def cog_unload(self) -> None:
+        self.bot.sign_in_listeners.remove(self.sign_ins.linked)
+
+    @property
+    def servers(self) -> ServerRegistry:
+        return self.bot.services.servers
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed (an outage is ``on_guild_unavailable`` instead): the server's
+        account and its usage go at once."""
+        try:
+            removed = await self.servers.unlink(guild.id)
+        except StorageUnavailable:
+            log.warning("could not delete the account of guild %s: storage down", guild.id)
+            return
+        if removed:
+            log.info("removed from guild %s: deleted its Magisterium account", guild.id)
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server link): lowercase, one word.
+        name=N_("link"),
+        description=N_("Link this server's Magisterium account, for members without their own"),
+    )
+    async def link(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
+        guild_id = _guild_id(interaction)
+        oauth = self.bot.services.oauth
+        if oauth is not None:  # Sign in with Magisterium, or paste a token instead
+            await self.sign_ins.offer(interaction, oauth, self._store_token, guild_id)
+            return
+        # A modal must be the first response: nothing may be awaited before it.
+        await interaction.response.send_modal(ServerTokenModal(self._store_token))
+
+    async def _store_token(
+        self, interaction: discord.Interaction[MagisteriumBot], token: SecretStr
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        verdict = await check_token(self.bot.services.a2a, token)
+        allowance = None
+        if verdict in STORED:
+            note = "rate-limited when linked" if verdict is TokenVerdict.RATE_LIMITED else None
+            linked = await self.servers.link(
+                guild_id, interaction.user.id, token, status=STORED[verdict], note=note
+            )
+            allowance = linked.allowance
+        log.info("server link in guild %s: %s", guild_id, verdict.value)
+        await interaction.followup.send(embed=verdict_embed(verdict, allowance), ephemeral=True)
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server quota): lowercase, one word.
+        name=N_("quota"),
+        description=N_("Set each member's hourly allowance on this server's account"),
+    )
+    @app_commands.rename(
+        # Translators: a Discord option name (lowercase, no spaces): requests an hour.
+        per_hour=N_("per_hour"),
+        # Translators: a Discord option name (lowercase, no spaces): /ask questions an hour.
+        qa_per_hour=N_("qa_per_hour"),
+    )
+    @app_commands.describe(
+        per_hour=N_("Requests an hour per member, every kind (0 turns the account off)"),
+        qa_per_hour=N_("How many of them may be `/ask` questions (0 turns `/ask` off)"),
+    )
+    async def quota(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        per_hour: app_commands.Range[int, 0, MAX_PER_HOUR],
+        qa_per_hour: app_commands.Range[int, 0, MAX_QA_PER_HOUR],
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        allowance = Allowance(per_hour, qa_per_hour)
+        if not await self.servers.set_allowance(guild_id, allowance):
+            raise NotLinked
+        log.info("server quota in guild %s: %d, %d", guild_id, per_hour, qa_per_hour)
+        await interaction.followup.send(embed=quota_embed(allowance), ephemeral=True)
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server status): lowercase, one word.
+        name=N_("status"),
+        description=N_("Whether this server's account is linked, its allowances and its use"),
+    )
+    async def status(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        account = await self.servers.get(guild_id, fresh=True)  # an admin's view: never stale
+        usage = await self.bot.services.server_quota.usage(guild_id)
+        await interaction.followup.send(embed=status_embed(account, usage), ephemeral=True)
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server unlink): lowercase, one word.
+        name=N_("unlink"),
+        description=N_("Delete this server's Magisterium account and its usage counts"),
+    )
+    async def unlink(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        if await self.servers.unlink(guild_id):
+            text = _(
+                "This server's token and its usage counts are deleted. Members now use their "
+                "own account, else the bot's shared one, if any."
+            )
+        else:
+            text = _("This server had no Magisterium account linked.")
+        log.info("server unlink in guild %s", guild_id)
+        await interaction.followup.send(
+            embed=notice_embed(_("Server account unlinked"), text), ephemeral=True
+        )
