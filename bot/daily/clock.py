@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo
 
-from bot.daily.schedule import Schedule
+from bot.daily.schedule import Slotted
 
 UTC = dt.UTC
 DEFAULT_GRACE = dt.timedelta(hours=6)
@@ -42,7 +42,7 @@ def local_date(now: dt.datetime, zone: ZoneInfo) -> dt.date:
 
 
 def due_date(
-    schedule: Schedule, now: dt.datetime, *, grace: dt.timedelta = DEFAULT_GRACE
+    schedule: Slotted, now: dt.datetime, *, grace: dt.timedelta = DEFAULT_GRACE
 ) -> dt.date | None:
     """The local date whose post is due at ``now``, if any (claims are checked by the caller).
 
@@ -63,7 +63,7 @@ def due_date(
 
 
 def next_post(
-    schedule: Schedule,
+    schedule: Slotted,
     now: dt.datetime,
     *,
     posted_through: dt.date | None = None,

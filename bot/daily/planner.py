@@ -8,6 +8,11 @@ in the database, so a post goes out once across ticks, restarts and processes; t
 sends, and :meth:`Tick.posted` or :meth:`Tick.not_sent` records the outcome, with the reason
 ``/daily status`` shows. :meth:`DailyPlanner.end` closes the tick.
 
+The same planner runs a server's schedules and a person's (``/mydaily``): each kind is its own
+:class:`DailyPlanner` on its own store (:class:`ScheduleBook`) and upstream, and the person's
+tick joins the server's (:meth:`DailyPlanner.begin` ``joining=``): one report, and one fetch
+per feed and date for both (:attr:`Tick.fetched`).
+
 The services layer (tokens, Magisterium) comes in as an :class:`Upstream`; reasons are
 recorded in English and translated where shown (``cogs.daily.reasons``).
 """
@@ -23,14 +28,14 @@ import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.a2a import errors
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.daily.clock import DEFAULT_GRACE, backoff, due_date
 from bot.daily.pace import DEFAULT_POSTS_PER_SECOND
-from bot.daily.schedule import Feed, Schedule, ScheduleStatus
-from bot.daily.store import ClaimKind, ScheduleStore
+from bot.daily.schedule import Feed, ScheduleStatus, Slotted
+from bot.daily.slots import ClaimKind
 from bot.i18n import N_
 
 log = logging.getLogger(__name__)
@@ -47,6 +52,8 @@ FAILED = N_("{title}: {text}")
 
 Content = Readings | Martyrology | NotFound
 Fetch = Callable[[Feed, dt.date], Awaitable[Content]]
+S = TypeVar("S", bound=Slotted)
+S_contra = TypeVar("S_contra", bound=Slotted, contravariant=True)
 
 
 class TokenRefused(Exception):
@@ -57,7 +64,7 @@ class TokenRefused(Exception):
         self.reason = reason
 
 
-class Upstream(Protocol):
+class Upstream(Protocol[S_contra]):
     """The services layer as the planner uses it (``cogs.daily.upstream`` adapts the bot's)."""
 
     @property
@@ -65,11 +72,11 @@ class Upstream(Protocol):
         """The token reasons a schedule pauses for; it resumes once its token works again."""
         ...
 
-    async def token_problems(self, schedules: Sequence[Schedule]) -> Mapping[tuple[int, Feed], str]:
+    async def token_problems(self, schedules: Sequence[S_contra]) -> Mapping[tuple[int, Feed], str]:
         """Why each schedule's token cannot be used now, by schedule key (absent: it can)."""
         ...
 
-    async def fetcher(self, schedule: Schedule) -> Fetch:
+    async def fetcher(self, schedule: S_contra) -> Fetch:
         """A fetch with ``schedule``'s token. It, or the fetch, raises :class:`TokenRefused`."""
         ...
 
@@ -78,11 +85,48 @@ class Upstream(Protocol):
         ...
 
 
+class ScheduleBook(Protocol[S]):
+    """A store of schedules and their claims, as the planner uses it (``bot.daily.slots``)."""
+
+    async def live(self) -> list[S]: ...
+    async def set_status(
+        self,
+        owner: int,
+        feed: Feed,
+        status: ScheduleStatus,
+        reason: str | None,
+        /,
+        *,
+        now: dt.datetime,
+    ) -> None: ...
+    async def record_failure(
+        self, schedule: S, error: str, /, *, now: dt.datetime, retry_at: dt.datetime
+    ) -> None: ...
+    async def note(self, schedule: S, error: str, /, *, now: dt.datetime) -> None: ...
+    async def claim_or_take_over(
+        self,
+        schedule: S,
+        day: dt.date,
+        /,
+        *,
+        claimant: str,
+        now: dt.datetime,
+        lease: dt.timedelta,
+    ) -> ClaimKind | None: ...
+    async def release(self, schedule: S, day: dt.date, /, *, claimant: str) -> None: ...
+    async def posted(
+        self, schedule: S, day: dt.date, /, *, claimant: str, message_id: int, now: dt.datetime
+    ) -> None: ...
+    async def prune_claims(self, before: dt.date, /) -> int: ...
+
+
 class Outcome(enum.StrEnum):
     """What becomes of a claimed post that did not go out."""
 
     FAILED = "failed"  # transient: retried on a later tick inside the grace window
     DISABLED = "disabled"  # posting there cannot work: given up until an admin runs /daily set
+    # The person cannot receive it (DMs closed): paused until they run /mydaily set again.
+    PAUSED = "paused"
 
 
 @dataclass(frozen=True)
@@ -116,16 +160,18 @@ class Planned(Protocol):
     """A post due at a tick: whatever else the sender keeps with it."""
 
     @property
-    def schedule(self) -> Schedule: ...
+    def schedule(self) -> Any: ...  # the tick's kind of schedule (a Slotted)
 
     @property
     def day(self) -> dt.date: ...
 
 
 P = TypeVar("P", bound=Planned)
+# The day's content per feed and date, or why it could not be fetched, for every tick at once.
+Fetched = dict[tuple[Feed, dt.date], Content | Exception]
 
 
-def due_day(schedule: Schedule, now: dt.datetime, *, grace: dt.timedelta) -> dt.date | None:
+def due_day(schedule: Slotted, now: dt.datetime, *, grace: dt.timedelta) -> dt.date | None:
     """The local date ``schedule`` should post for at ``now``: due (``bot.daily.clock``), not
     posted yet, and not waiting for a retry. Its status and token are not looked at."""
     day = due_date(schedule, now, grace=grace)
@@ -176,37 +222,51 @@ def new_claimant() -> str:
     return f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-class DailyPlanner:
-    """The long-lived part: the store, the upstream, who claims, when claims were pruned."""
+class DailyPlanner(Generic[S]):
+    """The long-lived part: the store, the upstream, who claims, when claims were pruned;
+    ``serves``: which schedules this process posts (all when None)."""
 
     def __init__(
         self,
-        store: ScheduleStore,
-        upstream: Upstream,
+        store: ScheduleBook[S],
+        upstream: Upstream[S],
         *,
         config: SchedulerConfig | None = None,
         claimant: str | None = None,
+        serves: Callable[[S], bool] | None = None,
     ) -> None:
         self.store = store
         self.upstream = upstream
         self.config = config or SchedulerConfig()
         self.claimant = claimant or new_claimant()
+        self.serves = serves
         self._pruned_at: dt.datetime | None = None
 
-    async def begin(self, now: dt.datetime) -> Tick:
-        """A tick at ``now`` (aware): the live schedules and their token problems, read."""
+    async def begin(self, now: dt.datetime, *, joining: Tick[Any] | None = None) -> Tick[S]:
+        """A tick at ``now`` (aware): the live schedules and their token problems, read.
+        ``joining``: another planner's tick at the same instant, whose report and fetched
+        content this one shares."""
         if now.tzinfo is None or now.utcoffset() is None:
             raise ValueError("tick(now) needs an aware datetime")
         schedules = await self.store.live()
+        if self.serves is not None:
+            schedules = [s for s in schedules if self.serves(s)]
         problems = await self.upstream.token_problems(schedules)
-        return Tick(self, now, schedules, problems)
+        tick = Tick(self, now, schedules, problems)
+        if joining is not None:
+            tick.report, tick.fetched = joining.report, joining.fetched
+        return tick
 
-    async def end(self, tick: Tick) -> TickReport:
-        """Prune old claims (hourly) and log what the tick did."""
-        report = tick.report
+    async def prune(self, tick: Tick[S]) -> None:
+        """Drop claims no slot can be due for again (hourly)."""
         if self._pruned_at is None or tick.now - self._pruned_at >= PRUNE_EVERY:
             self._pruned_at = tick.now
             await self.store.prune_claims((tick.now - CLAIM_RETENTION).date())
+
+    async def end(self, tick: Tick[S]) -> TickReport:
+        """Prune old claims (hourly) and log what the tick did (and any tick it joined)."""
+        report = tick.report
+        await self.prune(tick)
         if report.due:
             log.info(
                 "daily tick: %d due, %d posted, %d failed, %d fetches",
@@ -219,22 +279,23 @@ class DailyPlanner:
 
 
 @dataclass
-class Tick:
+class Tick(Generic[S]):
     """One tick's decisions and records; every failure ends in a schedule's record."""
 
-    planner: DailyPlanner
+    planner: DailyPlanner[S]
     now: dt.datetime
-    schedules: list[Schedule]
+    schedules: list[S]
     problems: Mapping[tuple[int, Feed], str]
     report: TickReport = field(default_factory=TickReport)
+    fetched: Fetched = field(default_factory=dict)
 
     @property
-    def store(self) -> ScheduleStore:
+    def store(self) -> ScheduleBook[S]:
         return self.planner.store
 
     # -- which schedules are due
 
-    async def due(self, schedule: Schedule) -> dt.date | None:
+    async def due(self, schedule: S) -> dt.date | None:
         """The local date ``schedule`` posts for now, or None. A paused schedule whose token
         works again resumes; a due one whose token does not is paused."""
         problem = self.problems.get(schedule.key)
@@ -242,7 +303,7 @@ class Tick:
             if schedule.status_reason not in self.planner.upstream.pause_reasons or problem:
                 return None
             await self._set_status(schedule, ScheduleStatus.ACTIVE, None)
-            log.info("daily %s of guild %s resumed", schedule.feed, schedule.guild_id)
+            log.info("daily %s of %s resumed", schedule.feed, schedule.where)
         day = due_day(schedule, self.now, grace=self.planner.config.grace)
         if day is None:
             return None
@@ -257,8 +318,16 @@ class Tick:
         self, feed: Feed, day: dt.date, posts: list[P]
     ) -> tuple[Content | None, list[P]]:
         """The day's content, fetched with the first of the posts' tokens that works; and the
-        posts still to send (those whose token was refused are paused, not sent)."""
+        posts still to send (those whose token was refused are paused, not sent). Fetched once
+        per feed and date for this tick and any tick joining it: a joining tick gets the
+        content, or the failure, without another call."""
         ready = list(posts)
+        earlier = self.fetched.get((feed, day))
+        if isinstance(earlier, Exception):
+            await self._record_failed_fetch(ready, earlier)
+            return None, []
+        if earlier is not None:
+            return earlier, ready
         refused: set[tuple[str, int | None]] = set()
         for post in posts:
             schedule = post.schedule
@@ -268,13 +337,17 @@ class Tick:
             try:
                 fetch = await self.planner.upstream.fetcher(schedule)
                 self.report.fetches += 1
-                return await fetch(feed, day), ready
+                content = await fetch(feed, day)
             except TokenRefused as error:
                 refused.add(who)
                 ready = await self._pause_all(ready, who, error.reason)
+                continue
             except Exception as error:
+                self.fetched[(feed, day)] = error
                 await self._fetch_failed(feed, day, ready, error)
                 return None, []
+            self.fetched[(feed, day)] = content
+            return content, ready
         return None, []
 
     async def _pause_all(self, posts: list[P], who: tuple[str, int | None], reason: str) -> list[P]:
@@ -297,13 +370,16 @@ class Tick:
             log.warning("daily %s for %s: %s", feed, day, type(error).__name__)
         if isinstance(error, errors.Unauthorized):
             log.error("daily posts: the operator's MAGISTERIUM_TOKEN was refused (401)")
-        reason = failure_reason(known)
+        await self._record_failed_fetch(posts, error)
+
+    async def _record_failed_fetch(self, posts: list[P], error: Exception) -> None:
+        reason = failure_reason(self.planner.upstream.known_failure(error))
         for post in posts:
             await self.failed(post.schedule, reason)
 
     # -- the claim and the outcome
 
-    async def claim(self, schedule: Schedule, day: dt.date) -> ClaimKind | None:
+    async def claim(self, schedule: S, day: dt.date) -> ClaimKind | None:
         """The (schedule, day) slot, if this tick may send it: ``"new"``, or ``"taken_over"``
         from a process that died mid-post (its message may have gone out); None: not ours."""
         config = self.planner.config
@@ -314,7 +390,7 @@ class Tick:
             self.report.already_claimed += 1
         return claimed
 
-    async def posted(self, schedule: Schedule, day: dt.date, message_id: int) -> None:
+    async def posted(self, schedule: S, day: dt.date, message_id: int) -> None:
         await self.store.posted(
             schedule, day, claimant=self.planner.claimant, message_id=message_id, now=self.now
         )
@@ -322,40 +398,41 @@ class Tick:
 
     async def not_sent(
         self,
-        schedule: Schedule,
+        schedule: S,
         day: dt.date,
         outcome: Outcome,
         reason: str,
     ) -> None:
-        """The claimed post did not go out: the claim is given back; retried or disabled."""
+        """The claimed post did not go out: the claim is given back; retried, paused (until
+        set again: ``reason`` is no token reason) or disabled."""
         await self.store.release(schedule, day, claimant=self.planner.claimant)
         if outcome is Outcome.DISABLED:
             await self.disable(schedule, reason)
+        elif outcome is Outcome.PAUSED:
+            await self.pause(schedule, reason)
         else:
             await self.failed(schedule, reason)
 
-    async def note(self, schedule: Schedule, reason: str) -> None:
+    async def note(self, schedule: S, reason: str) -> None:
         """A problem that did not stop the post."""
         await self.store.note(schedule, reason, now=self.now)
 
-    async def pause(self, schedule: Schedule, reason: str) -> None:
+    async def pause(self, schedule: S, reason: str) -> None:
         self.report.paused += 1
-        log.info("daily %s of guild %s paused: token unusable", schedule.feed, schedule.guild_id)
+        log.info("daily %s of %s paused", schedule.feed, schedule.where)
         await self._set_status(schedule, ScheduleStatus.PAUSED, reason)
 
-    async def disable(self, schedule: Schedule, reason: str) -> None:
+    async def disable(self, schedule: S, reason: str) -> None:
         self.report.disabled += 1
-        log.info("daily %s of guild %s disabled: %s", schedule.feed, schedule.guild_id, reason)
+        log.info("daily %s of %s disabled: %s", schedule.feed, schedule.where, reason)
         await self._set_status(schedule, ScheduleStatus.DISABLED, reason)
 
-    async def failed(self, schedule: Schedule, reason: str) -> None:
+    async def failed(self, schedule: S, reason: str) -> None:
         """A transient failure: retried after a backoff, while the grace window lasts."""
         self.report.failed += 1
-        self.report.errors.append(f"{schedule.guild_id}: {reason}")
+        self.report.errors.append(f"{schedule.key[0]}: {reason}")
         retry_at = self.now + backoff(schedule.failures + 1)
         await self.store.record_failure(schedule, reason, now=self.now, retry_at=retry_at)
 
-    async def _set_status(
-        self, schedule: Schedule, status: ScheduleStatus, reason: str | None
-    ) -> None:
-        await self.store.set_status(schedule.guild_id, schedule.feed, status, reason, now=self.now)
+    async def _set_status(self, schedule: S, status: ScheduleStatus, reason: str | None) -> None:
+        await self.store.set_status(*schedule.key, status, reason, now=self.now)

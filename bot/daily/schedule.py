@@ -1,11 +1,13 @@
-"""What a daily schedule is: a feed posted in a channel at a local time, once per local date."""
+"""What a daily schedule is: a feed posted at a local time, once per local date; in a server's
+channel (:class:`Schedule`) or in a person's DMs (``bot.daily.personal``). :class:`Slotted` is
+what the clock and the planner read of either."""
 
 from __future__ import annotations
 
 import datetime as dt
 import enum
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.a2a import Skill
@@ -38,6 +40,44 @@ class Feed(enum.StrEnum):
             return N_("Saints of the day")
         # Translators: the readings of the day's Mass (the Catholic liturgy), a title.
         return N_("Mass readings")
+
+
+class Slotted(Protocol):
+    """A schedule as the clock and the planner see it, whoever it posts to."""
+
+    @property
+    def feed(self) -> Feed: ...
+    @property
+    def post_time(self) -> dt.time: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def zone(self) -> ZoneInfo: ...
+    @property
+    def active_since(self) -> dt.datetime: ...
+    @property
+    def status(self) -> ScheduleStatus: ...
+    @property
+    def status_reason(self) -> str | None: ...
+    @property
+    def last_posted_date(self) -> dt.date | None: ...
+    @property
+    def retry_at(self) -> dt.datetime | None: ...
+    @property
+    def failures(self) -> int: ...
+    @property
+    def owner_id(self) -> int | None: ...
+    @property
+    def token_source(self) -> TokenSource: ...
+    @property
+    def key(self) -> tuple[int, Feed]:
+        """(server or person id, feed): the schedule's primary key in its own table."""
+        ...
+
+    @property
+    def where(self) -> str:
+        """Whose schedule it is, for logs: ``guild 123`` or ``user 456``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -76,3 +116,7 @@ class Schedule:
     @property
     def key(self) -> tuple[int, Feed]:
         return (self.guild_id, self.feed)
+
+    @property
+    def where(self) -> str:
+        return f"guild {self.guild_id}"

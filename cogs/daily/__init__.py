@@ -1,4 +1,5 @@
-"""/daily: the saints of the day or the Mass readings posted in a channel every day."""
+"""/daily: the saints of the day or the Mass readings posted in a channel every day; and
+/mydaily: the same, in a person's DMs (sent by the same daily tick)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from cogs._lookups.items import DYNAMIC_ITEMS
 from cogs.daily.cog import DailyCog
+from cogs.daily.personal_cog import PersonalDailyCog
 from cogs.daily.post import ReadAll
 
 if TYPE_CHECKING:
@@ -15,7 +17,9 @@ if TYPE_CHECKING:
 async def setup(bot: MagisteriumBot) -> None:
     # "Read it all" under posts sent before a restart; the saints' menu.
     bot.add_dynamic_items(ReadAll, *DYNAMIC_ITEMS)
-    await bot.add_cog(DailyCog(bot))
+    daily = DailyCog(bot)
+    await bot.add_cog(daily)
+    await bot.add_cog(PersonalDailyCog(bot, daily.config))
 
 
 async def teardown(bot: MagisteriumBot) -> None:

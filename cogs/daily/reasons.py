@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.daily.personal import DM_REFUSED, DMS_CLOSED, NO_TOKEN, OWN_TOKEN_REFUSED
 from bot.daily.planner import FAILED, UNREACHABLE
 from bot.daily.store import OWNER_UNLINKED
 from bot.i18n import N_, _
@@ -36,6 +37,9 @@ _FIXED = frozenset(
         OWNER_NOT_LINKED,
         OWNER_REFUSED,
         SHARED_ACCOUNT_GONE,
+        DMS_CLOSED,
+        OWN_TOKEN_REFUSED,
+        NO_TOKEN,
     }
 )
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -51,7 +55,7 @@ def _pattern(message: str) -> re.Pattern[str]:
 
 
 # Most specific first: FAILED matches any text with a colon.
-_WITH_DETAILS = [(m, _pattern(m)) for m in (MISSING, REFUSED, NOT_TAKEN, FAILED)]
+_WITH_DETAILS = [(m, _pattern(m)) for m in (MISSING, REFUSED, DM_REFUSED, NOT_TAKEN, FAILED)]
 
 
 def _permissions(names: str) -> str:

@@ -7,6 +7,9 @@ Sends run with bounded concurrency, started at a pace under Discord's global rat
 (``bot.daily.pace``: this process's share of it); nothing a tick meets is raised to its caller:
 every failure ends in the schedule's record (``/daily status``) and the log.
 
+People's daily DMs (``/mydaily``, ``cogs.daily.personal_sender``) go out in the same tick, on
+the same pace and concurrency, from the same fetch of each feed and date.
+
 Languages: the day's content is fetched once, and each server's post is rendered in its own
 language (the schedule's choice, or the server's preferred locale). Reasons are recorded in
 English and translated when ``/daily status`` shows them (``cogs.daily.reasons``).
@@ -24,6 +27,7 @@ import discord
 
 from bot.daily import Schedule, ScheduleStore
 from bot.daily.pace import Pace, process_share
+from bot.daily.personal import PersonalSchedule
 from bot.daily.planner import (
     Content,
     DailyPlanner,
@@ -35,6 +39,7 @@ from bot.daily.planner import (
 )
 from bot.i18n import using_locale
 from cogs.daily.checks import PostChannel, missing_permissions, missing_reason
+from cogs.daily.personal_sender import DueDM, PersonalPosts
 from cogs.daily.post import DailyPost, build_post, nonce_of, post_locale
 from cogs.daily.reasons import CHANNEL_GONE, NOT_TAKEN, REFUSED, ROLE_GONE
 from cogs.daily.upstream import ServicesUpstream
@@ -67,22 +72,31 @@ class DailySender:
     ) -> None:
         self.bot = bot
         upstream = ServicesUpstream(bot)
+        self._store = store
         self.planner = DailyPlanner(store, upstream, config=config, claimant=claimant)
+        self.personal = PersonalPosts(
+            bot,
+            bot.services.personal_schedules,
+            config=self.planner.config,
+            claimant=self.planner.claimant,
+        )
         # One pace for every tick of this process: a tick that runs into the next keeps it.
         self.pace = Pace(self.planner.config.posts_per_second)
 
     @property
     def store(self) -> ScheduleStore:
-        return self.planner.store
+        return self._store
 
     async def tick(self, now: dt.datetime) -> TickReport:
         tick = await self.planner.begin(now)
+        personal = await self.personal.planner.begin(now, joining=tick)
         due: list[DuePost] = []
         for schedule in tick.schedules:
             post = await self._check(tick, schedule)
             if post is not None:
                 due.append(post)
-        tick.report.due = len(due)
+        dms = await self.personal.due(personal)
+        tick.report.due = len(due) + len(dms)
         config = self.planner.config
         # Read at each tick: the shard count is known once connected (and the config may change).
         self.pace.per_second = config.posts_per_second * process_share(
@@ -96,10 +110,32 @@ class DailySender:
                     continue
                 for post in ready:
                     sending.create_task(self._send_guarded(tick, post, content, limit))
+            # After the servers': a feed and date they fetched is not fetched again.
+            for (feed, day), dm_posts in by_feed_and_day(dms).items():
+                content, dm_ready = await personal.fetch(feed, day, dm_posts)
+                if content is None:
+                    continue
+                for dm in dm_ready:
+                    sending.create_task(self._send_dm_guarded(personal, dm, content, limit))
         self.bot.metrics.daily_tick(sent=tick.report.posted, failed=tick.report.failed)
+        await self.personal.planner.prune(personal)
         return await self.planner.end(tick)
 
-    async def _check(self, tick: Tick, schedule: Schedule) -> DuePost | None:
+    async def _send_dm_guarded(
+        self,
+        tick: Tick[PersonalSchedule],
+        post: DueDM,
+        content: Content,
+        limit: asyncio.Semaphore,
+    ) -> None:
+        async with limit:
+            try:
+                await self.personal.send(tick, post, content, self.pace)
+            except Exception:  # one person's failure never stops the others, nor the loop
+                log.exception("daily %s for %s failed", post.schedule.feed, post.schedule.where)
+                tick.report.errors.append(f"{post.schedule.user_id}: unexpected error")
+
+    async def _check(self, tick: Tick[Schedule], schedule: Schedule) -> DuePost | None:
         """The post to send for ``schedule``, if it is due and its channel can take it."""
         guild = self.bot.get_guild(schedule.guild_id)
         if guild is None or guild.unavailable:
@@ -118,7 +154,7 @@ class DailySender:
         return DuePost(schedule, day, channel, guild)
 
     async def _send_guarded(
-        self, tick: Tick, post: DuePost, content: Content, limit: asyncio.Semaphore
+        self, tick: Tick[Schedule], post: DuePost, content: Content, limit: asyncio.Semaphore
     ) -> None:
         async with limit:
             try:
@@ -129,7 +165,7 @@ class DailySender:
                 )
                 tick.report.errors.append(f"{post.schedule.guild_id}: unexpected error")
 
-    async def _send(self, tick: Tick, post: DuePost, content: Content) -> None:
+    async def _send(self, tick: Tick[Schedule], post: DuePost, content: Content) -> None:
         schedule, day = post.schedule, post.day
         claimed = await tick.claim(schedule, day)
         if claimed is None:
@@ -166,7 +202,7 @@ def outcome_of(error: Exception, channel: PostChannel) -> tuple[Outcome, str]:
     return Outcome.FAILED, NOT_TAKEN.format(status=getattr(error, "status", None))
 
 
-async def _went_out(tick: Tick, post: DuePost, message: DailyPost) -> bool:
+async def _went_out(tick: Tick[Schedule], post: DuePost, message: DailyPost) -> bool:
     """Whether the dead claimant's post is in the channel already (then it is recorded)."""
     earlier = await _already_sent(post.channel, message)
     if earlier is None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from bot.daily import Feed, Schedule
 from bot.daily.planner import Content, Fetch, TokenRefused
+from bot.daily.schedule import Slotted
 from bot.i18n import DEFAULT_LOCALE, using_locale
 from bot.services.tokens import (
     OWNER_NOT_LINKED,
@@ -30,9 +31,16 @@ if TYPE_CHECKING:
 # Token reasons a schedule pauses for; it resumes by itself once the token works again.
 TOKEN_REASONS = frozenset({OWNER_NOT_LINKED, OWNER_REFUSED, SHARED_ACCOUNT_GONE})
 TOKEN_ERRORS = (ScheduleTokenUnavailable, LinkedTokenInvalid)
+S = TypeVar("S", bound=Slotted)
 
 
-class ServicesUpstream:
+class ServicesCalls(Generic[S]):
+    """What both kinds of schedule fetch with: the schedule's token (``for_schedule``), the
+    day's call, and the errors the bot can explain. ``reworded``: the chooser's reasons for a
+    refused token, as this kind of schedule records them."""
+
+    reworded: ClassVar[Mapping[str, str]] = {}
+
     def __init__(self, bot: MagisteriumBot) -> None:
         self._bot = bot
 
@@ -40,31 +48,20 @@ class ServicesUpstream:
     def services(self) -> Services:
         return self._bot.services
 
-    @property
-    def pause_reasons(self) -> frozenset[str]:
-        return TOKEN_REASONS
-
-    async def token_problems(self, schedules: Sequence[Schedule]) -> Mapping[tuple[int, Feed], str]:
-        owners = {s.owner_id for s in schedules if not s.on_shared_token and s.owner_id}
-        statuses = await self.services.registry.statuses(owners)
-        has_shared = self.services.chooser.has_shared_token
-        problems = {s.key: _token_problem(s, statuses, has_shared) for s in schedules}
-        return {key: problem for key, problem in problems.items() if problem is not None}
-
-    async def fetcher(self, schedule: Schedule) -> Fetch:
+    async def fetcher(self, schedule: S) -> Fetch:
         try:
             token = await self.services.chooser.for_schedule(
                 schedule.owner_id, schedule.token_source
             )
         except TOKEN_ERRORS as error:
-            raise _refused(error) from error
+            raise self._refused(error) from error
         user_id = schedule.owner_id or 0
 
         async def fetch(feed: Feed, day: dt.date) -> Content:
             try:
                 return await self._call(feed, day, user_id, token)
             except TOKEN_ERRORS as error:
-                raise _refused(error) from error
+                raise self._refused(error) from error
 
         return fetch
 
@@ -78,6 +75,25 @@ class ServicesUpstream:
         with using_locale(DEFAULT_LOCALE):  # recorded in English, translated where shown
             known = message_for(error)
         return None if known is None else (known.title, known.text)
+
+    def _refused(self, error: ScheduleTokenUnavailable | LinkedTokenInvalid) -> TokenRefused:
+        reason = _refused(error).reason
+        return TokenRefused(self.reworded.get(reason, reason))
+
+
+class ServicesUpstream(ServicesCalls[Schedule]):
+    """A server's schedules: its admin's token, or the shared one, as /daily set chose."""
+
+    @property
+    def pause_reasons(self) -> frozenset[str]:
+        return TOKEN_REASONS
+
+    async def token_problems(self, schedules: Sequence[Schedule]) -> Mapping[tuple[int, Feed], str]:
+        owners = {s.owner_id for s in schedules if not s.on_shared_token and s.owner_id}
+        statuses = await self.services.registry.statuses(owners)
+        has_shared = self.services.chooser.has_shared_token
+        problems = {s.key: _token_problem(s, statuses, has_shared) for s in schedules}
+        return {key: problem for key, problem in problems.items() if problem is not None}
 
 
 def _token_problem(
