@@ -314,13 +314,15 @@ async def test_help_names_commands_as_discord_shows_them_in_the_language(
     result = await harness.slash("help", user=german)
     (embed,) = result.embeds
     commands = embed["fields"][0]["value"]
-    embed["fields"][0]["value"] = "⟦checked below⟧"
+    setup = embed["fields"][1]["value"]
+    embed["fields"][0]["value"] = embed["fields"][1]["value"] = "⟦checked below⟧"
     assert_translated([embed])
     lines = commands.splitlines()
     assert lines[0].startswith("`/⟦ask⟧` — ⟦")  # the same catalogue entry `sync` localises
     assert lines[-1].startswith("`⟦DM the bot⟧` — ⟦")
+    assert setup.splitlines()[-1].startswith("`/⟦server⟧` — ⟦")
     pattern = r"`(/⟦[a-z]+⟧|⟦[^⟧]+⟧)` — ⟦[^⟧]+⟧"
-    assert all(re.fullmatch(pattern, line) for line in lines), lines
+    assert all(re.fullmatch(pattern, line) for line in lines + setup.splitlines()), lines
 
 
 async def test_help_in_english_is_plain(harness: Harness) -> None:

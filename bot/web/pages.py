@@ -146,6 +146,16 @@ def _stored() -> str:
             "For a server's daily post: its channel, time, timezone, role to mention and "
             "language, and which admin's account it posts with."
         ),
+        _(
+            "For your own daily post in direct messages (`/mydaily`): the feed, time, timezone "
+            "and language you chose, your direct-message channel's id, when the last post went "
+            "out and its message id, the last error, and a record of each day's delivery."
+        ),
+        _(
+            "If you use a server's own account: how many requests you made on it each hour "
+            "(its admins see only how many members used it, never who). If you linked a "
+            "server's account as its admin: your id on it, with when."
+        ),
     ]
     intro = _("Each of these is stored with your Discord user id, so that it can be deleted:")
     cookie = _(
@@ -192,6 +202,14 @@ def _how_long() -> str:
                 "leaves the server."
             ),
             _(
+                "Your own daily post: until you run `/mydaily off` or `/account unlink`; each "
+                "day's delivery record for three days."
+            ),
+            _(
+                "A server's account and its members' hourly counts: the counts for 24 hours, the "
+                "account until an admin runs `/server unlink` or the bot leaves the server."
+            ),
+            _(
                 "A sign-in's one-time state: it works for {minutes} minutes at most; its record "
                 "is kept a day longer, to tell an expired sign-in from a forged one, then "
                 "deleted when someone next signs in. `/account unlink` deletes it at once."
@@ -211,6 +229,10 @@ def _deleting() -> str:
             ),
             _("`/daily off` turns a server's daily post off and deletes its settings."),
             _("Removing the bot from a server deletes that server's daily posts."),
+            _(
+                "`/server unlink`, or removing the bot from the server, deletes the server's "
+                "account and every member's counts on it at once."
+            ),
         ]
     )
 

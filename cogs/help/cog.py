@@ -30,11 +30,18 @@ COMMANDS = (
     ("/pope", N_("A pope's pontificate and life.")),
     ("/clergy", N_("A bishop's or cardinal's profile.")),
     ("/diocese", N_("A diocese's bishop, numbers and finances, with a chart of its statistics.")),
+    # Translators: shown like a command in the /help list: sending the bot a direct message.
+    (N_("DM the bot"), N_("Ask privately: a plain DM is a question; the conversation continues.")),
+)
+# The rest of the list under a heading of its own: one field holds at most 1,024 characters.
+SETUP_COMMANDS = (
     ("/account", N_("Link your Magisterium account, see its status, or unlink it.")),
     # Translators: /help's description of /daily; "Mass readings": the day's Bible readings.
     ("/daily", N_("Server admins: post the saints or the Mass readings in a channel every day.")),
-    # Translators: shown like a command in the /help list: sending the bot a direct message.
-    (N_("DM the bot"), N_("Ask privately: a plain DM is a question; the conversation continues.")),
+    # Translators: /help's description of /mydaily; "Mass readings": the day's Bible readings.
+    ("/mydaily", N_("The saints or the Mass readings in your DMs every day, at your time.")),
+    # Translators: /help's description of /server; Magisterium is the service's name.
+    ("/server", N_("Server admins: the server's own Magisterium account for its members.")),
 )
 
 # Translators: /help's privacy paragraph. In backticks: the command and option as Discord
@@ -44,6 +51,24 @@ PRIVACY = N_(
     "encrypted, and nothing else about you beyond what features you set up. "
     "`/account unlink` deletes all of it at once. In DMs, and with `private: True`, only you "
     "see the answer."
+)
+
+# Translators: /help's paragraph on sharing and sources. In bold: the button's and the menu's
+# labels as you translated them; "@you" stands for the person's own mention.
+ANSWERS = N_(
+    "A private answer asked in a server has **Share in channel**: it posts the answer there, "
+    '"Asked by @you", pinging nobody. **Read a source…** under an answer shows you the '
+    "passage it cites and the document itself, privately."
+)
+
+# Translators: /help's paragraph on a server's own account. In backticks: the commands as
+# Discord shows them in your language (your translations of their names).
+SERVER_ACCOUNT = N_(
+    "A server's admins can link the server's own Magisterium account with `/server link`; "
+    "members without one of their own then use it within an hourly allowance. Its token is "
+    "stored encrypted, for that server only, with each member's request counts for 24 hours; "
+    "`/server status` shows admins how many members used it, never who asked what. "
+    "`/server unlink`, or removing the bot, deletes it all at once."
 )
 
 # Translators: /help's paragraph on linking. `/account link`: your translated names; Pro,
@@ -75,9 +100,21 @@ def help_embed() -> discord.Embed:
         colour=BRAND,
     )
     embed.add_field(
-        name=_("Commands"), value="\n".join(_command_line(name, text) for name, text in COMMANDS)
+        name=_("Commands"),
+        value="\n".join(_command_line(name, text) for name, text in COMMANDS),
+        inline=False,
+    )
+    embed.add_field(
+        # Translators: /help's heading over /account, /daily, /mydaily and /server.
+        name=_("Accounts and daily posts"),
+        value="\n".join(_command_line(name, text) for name, text in SETUP_COMMANDS),
+        inline=False,
     )
     embed.add_field(name=_("Your account"), value=_(LINKING), inline=False)
+    # Translators: /help's heading over the paragraph on sharing answers and reading sources.
+    embed.add_field(name=_("Sharing and sources"), value=_(ANSWERS), inline=False)
+    # Translators: /help's heading over the paragraph on a server's own Magisterium account.
+    embed.add_field(name=_("A server's account"), value=_(SERVER_ACCOUNT), inline=False)
     embed.add_field(name=_("Privacy"), value=_(PRIVACY), inline=False)
     embed.set_footer(text=footer_text("help"))
     return embed
