@@ -25,6 +25,7 @@ from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.embed_parts import everything_shown, shown
 from tests.fakes import FakeThreads, FakeWallClock
+from tests.many_questions import fake, harness_overrides
 
 JSON = dict[str, Any]
 ADMIN = discord.Permissions(manage_guild=True)
@@ -35,22 +36,7 @@ SLOT_MONDAY = dt.datetime(2026, 11, 30, 6, 0, tzinfo=dt.UTC)
 BUTTON, STRING_SELECT = 2, 3
 LINK = 5  # a link button's style: Discord opens the URL, the bot never hears of it
 SHOWING = (4, 7, 9)  # a message, the clicked message updated, a form (5 and 6 show nothing)
-
-
-@pytest.fixture
-def harness_overrides() -> dict[str, Any]:
-    """Every reply is made afresh for each of its controls: room for all those questions."""
-    return {
-        "qa_rate_limit_per_minute": 100,
-        "rate_limit_per_minute": 100,
-        "shared_quota_per_hour": 1000,
-        "shared_qa_quota_per_hour": 1000,
-    }
-
-
-@pytest.fixture
-def fake() -> FakeMagisterium:
-    return FakeMagisterium(basic_per_minute=1000, expensive_per_minute=1000)
+__all__ = ["fake", "harness_overrides"]  # fixtures
 
 
 @pytest.fixture(autouse=True)

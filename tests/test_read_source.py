@@ -7,7 +7,6 @@ import importlib
 from typing import Any
 
 import discord
-import pytest
 from pydantic import SecretStr
 
 from bot.a2a.results import Answer, Citation
@@ -23,24 +22,11 @@ from devtools.fake_magisterium.answers_data import GENERIC
 from devtools.fake_magisterium.corpus import DOCUMENTS
 from devtools.fake_magisterium.hostile import PINGS
 from tests.embed_parts import assert_shown, shown
+from tests.many_questions import fake, harness_overrides
 
 QUESTION = "What is grace?"  # the fake's generic answer: Dei Verbum [1], the Catechism [2]
 DEI_VERBUM = DOCUMENTS[GENERIC.cites[0].doc_id]
-
-
-@pytest.fixture
-def harness_overrides() -> dict[str, Any]:
-    return {
-        "qa_rate_limit_per_minute": 100,
-        "rate_limit_per_minute": 100,
-        "shared_quota_per_hour": 1000,
-        "shared_qa_quota_per_hour": 1000,
-    }
-
-
-@pytest.fixture
-def fake() -> FakeMagisterium:
-    return FakeMagisterium(basic_per_minute=1000, expensive_per_minute=1000)
+__all__ = ["fake", "harness_overrides"]  # fixtures
 
 
 def menu(result: InteractionResult) -> dict[str, Any]:

@@ -7,67 +7,31 @@ Redis cases against the real Redis at 127.0.0.1:6379."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
-
 import pytest
 from pydantic import SecretStr
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 
 from bot.accounts import (
     AccountCache,
     Allowance,
     RedisVersions,
-    ServerAccount,
     ServerAccountCache,
     ServerRegistry,
     TokenCipher,
 )
 from bot.storage import Database
 from devtools.discord import Harness
+from tests.cache_support import Reads, reads_fixture, redis_fixture, ticks, token_of
 from tests.fakes import FakeClock
 from tests.test_server_accounts import ADMIN, ProbeCommands, link_server, probe, services_of
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 GUILD = 777_000_111
 ADMIN_ID = 4242
 TTL = 30.0
-__all__ = ["probe"]
+__all__ = ["probe", "ticks"]
 
 
-class Reads:
-    """Counts the queries that read a server's account, as the database driver receives them."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "FROM server_accounts" in statement:
-            self.count += 1
-
-    def since(self, before: int) -> int:
-        return self.count - before
-
-
-def token_of(account: ServerAccount | None) -> str | None:
-    return None if account is None else account.token.get_secret_value()
-
-
-@pytest.fixture
-def reads() -> Iterator[Reads]:
-    counter = Reads()
-    event.listen(Engine, "before_cursor_execute", counter)
-    yield counter
-    event.remove(Engine, "before_cursor_execute", counter)
-
-
-@pytest.fixture
-def ticks() -> FakeClock:
-    return FakeClock()
+reads = reads_fixture("server_accounts")
 
 
 @pytest.fixture
@@ -151,21 +115,7 @@ async def test_without_redis_another_process_is_seen_once_the_entry_is_older_tha
 # --- two processes on one database and one Redis -------------------------------------------------
 
 
-@pytest.fixture
-async def redis() -> AsyncIterator[Redis]:
-    client = Redis.from_url(REDIS_URL, socket_timeout=2)
-    try:
-        await client.ping()
-    except (RedisConnectionError, OSError) as exc:
-        await client.aclose()
-        pytest.fail(f"Redis at {REDIS_URL} is unreachable ({exc}); start it, these tests need it")
-    prefix = f"test-server-accounts:{uuid.uuid4().hex}"
-    client.test_prefix = prefix  # type: ignore[attr-defined]
-    yield client
-    keys = [key async for key in client.scan_iter(match=f"{prefix}*")]
-    if keys:
-        await client.delete(*keys)
-    await client.aclose()
+redis = redis_fixture("test-server-accounts")
 
 
 def process(database: Database, cipher: TokenCipher, redis: Redis) -> ServerRegistry:

@@ -22,25 +22,11 @@ from devtools.discord import Harness, InteractionResult, SentMessage
 from devtools.discord.wire import BOT_PERMISSIONS, MEMBER_PERMISSIONS, snowflake, walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.embed_parts import shown
+from tests.many_questions import fake, harness_overrides
 
 QUESTION = "What is grace?"
 NEXT = "Next ▶"
-
-
-@pytest.fixture
-def harness_overrides() -> dict[str, Any]:
-    """Several questions a test: room for them in the bot's own limits."""
-    return {
-        "qa_rate_limit_per_minute": 100,
-        "rate_limit_per_minute": 100,
-        "shared_quota_per_hour": 1000,
-        "shared_qa_quota_per_hour": 1000,
-    }
-
-
-@pytest.fixture
-def fake() -> FakeMagisterium:
-    return FakeMagisterium(basic_per_minute=1000, expensive_per_minute=1000)
+__all__ = ["fake", "harness_overrides"]  # fixtures
 
 
 def share_id(message: SentMessage | None) -> str | None:

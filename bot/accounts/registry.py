@@ -6,15 +6,12 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
-from typing import Any, Literal, cast, get_args
+from typing import Literal, cast, get_args
 
 from pydantic import SecretStr
-from sqlalchemy import Update, func, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import func, select, update
 
-from bot.accounts.account_cache import AccountCache
-from bot.accounts.clock import Clock, utcnow
+from bot.accounts._rows import AccountRows
 from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import (
     MissingEncryptionKey,
@@ -22,7 +19,8 @@ from bot.accounts.errors import (
     TokenDecryptionError,
     WrongEncryptionKey,
 )
-from bot.storage import Database, LinkedAccountRow, rows_of_user
+from bot.storage import LinkedAccountRow, rows_of_user
+from bot.storage.deletion import UserDataDeleters
 from bot.storage.models import OAuthStateRow
 from bot.storage.upsert import dialect_insert
 
@@ -68,28 +66,22 @@ class LinkedAccount:
     expires_at: datetime | None = None
 
 
-class TokenRegistry:
+class TokenRegistry(AccountRows[LinkedAccount]):
     """Link, read and unlink users' tokens. ``cipher`` is None when TOKEN_ENCRYPTION_KEY is
     unset: the registry then stores nothing, and ``check_startup`` fails if tokens exist.
 
     With a ``cache``, :meth:`get` serves accounts from memory while they are current, and every
     change made through the registry invalidates them (here and, through Redis, elsewhere)."""
 
-    def __init__(
-        self,
-        db: Database,
-        cipher: TokenCipher | None,
-        *,
-        clock: Clock = utcnow,
-        cache: AccountCache | None = None,
-    ) -> None:
-        self._db = db
-        self._cipher = cipher
-        self._clock = clock
-        self._cache = cache
-        db.user_data.register(Row.__tablename__, rows_of_user(Row))
+    _row = Row
+    _owner = "discord_user_id"
+    _access = Purpose.ACCESS_TOKEN
+    _refresh = Purpose.REFRESH_TOKEN
+
+    def _register_deleters(self, user_data: UserDataDeleters) -> None:
+        user_data.register(Row.__tablename__, rows_of_user(Row))
         # A sign-in in progress is about the person too: unlinking ends it.
-        db.user_data.register(OAuthStateRow.__tablename__, rows_of_user(OAuthStateRow))
+        user_data.register(OAuthStateRow.__tablename__, rows_of_user(OAuthStateRow))
 
     async def link(
         self,
@@ -105,11 +97,7 @@ class TokenRegistry:
         linked_at restarts now. A refresh token is encrypted exactly like the token."""
         _check_status(status)
         note = _clip(note)
-        cipher = self._require_cipher()
-        ciphertext = cipher.encrypt(user_id, token, Purpose.ACCESS_TOKEN)
-        refresh = (
-            cipher.encrypt(user_id, refresh_token, Purpose.REFRESH_TOKEN) if refresh_token else None
-        )
+        ciphertext, refresh = self._encrypt(user_id, token, refresh_token)
         now = self._clock()
         insert = dialect_insert(self._db.dialect_name, Row).values(
             discord_user_id=user_id,
@@ -131,68 +119,21 @@ class TokenRegistry:
         log.info("linked a token (%s%s)", status, ", with a refresh token" if refresh else "")
         return LinkedAccount(user_id, token, status, note, now, now, refresh_token, expires_at)
 
-    async def refreshed(
-        self,
-        user_id: int,
-        *,
-        old_refresh_token: SecretStr,
-        token: SecretStr,
-        refresh_token: SecretStr | None,
-        expires_at: datetime | None,
-    ) -> bool:
-        """Store tokens from a refresh, unless the account changed meanwhile (unlinked, relinked
-        or refreshed by another process): False then, and nothing is written."""
-        cipher = self._require_cipher()
-        current = await self.get(user_id, fresh=True)
-        if current is None or current.refresh_token is None:
-            return False
-        if current.refresh_token.get_secret_value() != old_refresh_token.get_secret_value():
-            return False
-        kept = refresh_token or old_refresh_token  # a server may keep the refresh token
-        statement = (
-            update(Row)
-            .where(Row.discord_user_id == user_id, Row.updated_at == current.updated_at)
-            .values(
-                token_ciphertext=cipher.encrypt(user_id, token, Purpose.ACCESS_TOKEN),
-                refresh_ciphertext=cipher.encrypt(user_id, kept, Purpose.REFRESH_TOKEN),
-                expires_at=expires_at,
-                status="valid",
-                note=None,
-                updated_at=self._clock(),
-            )
-        )
-        return await self._update(user_id, statement)
-
     async def get(self, user_id: int, *, fresh: bool = False) -> LinkedAccount | None:
         """The user's account; ``fresh``: from the database, and the cache forgets what it held
         (the caller suspects it changed: a refused token, a refresh)."""
-        if self._cache is None:
-            return await self._read(user_id)
-        if fresh:
-            self._cache.forget(user_id)
-            return await self._read(user_id)
-        return await self._cache.lookup(user_id, partial(self._read, user_id))
+        return await super().get(user_id, fresh=fresh)
 
     def forget(self, user_id: int) -> None:
         """Magisterium refused the user's token: read it from the database next time."""
         if self._cache is not None:
             self._cache.forget(user_id)
 
-    async def close(self) -> None:
-        if self._cache is not None:
-            await self._cache.close()
-
     async def _read(self, user_id: int) -> LinkedAccount | None:
         row = await self._db.first(_ACCOUNT_COLUMNS.where(Row.discord_user_id == user_id))
         if row is None:
             return None
-        cipher = self._require_cipher()
-        token = cipher.decrypt(user_id, row.token_ciphertext, Purpose.ACCESS_TOKEN)
-        refresh = (
-            cipher.decrypt(user_id, row.refresh_ciphertext, Purpose.REFRESH_TOKEN)
-            if row.refresh_ciphertext
-            else None
-        )
+        token, refresh = self._decrypt(user_id, row)
         return LinkedAccount(
             user_id=user_id,
             token=token,
@@ -277,27 +218,6 @@ class TokenRegistry:
         log.info("%s stored; encryption key checked", _tokens(total))
         return total
 
-    async def _update(self, user_id: int, statement: Update) -> bool:
-        """Run an UPDATE of the user's row; True when it matched."""
-        try:
-            async with self._db.session() as session:
-                result = await session.execute(statement)
-        finally:
-            await self._changed(user_id)
-        return _rowcount(result) > 0
-
-    async def _changed(self, user_id: int) -> None:
-        """After a write (committed, failed or in doubt): no cache serves what was there."""
-        if self._cache is not None:
-            await self._cache.changed(user_id)
-
-    def _require_cipher(self) -> TokenCipher:
-        if self._cipher is None:
-            raise MissingEncryptionKey(
-                f"{SETTING_NAME} is not set: tokens cannot be stored or read"
-            )
-        return self._cipher
-
 
 def _check_status(status: str) -> None:
     if status not in ACCOUNT_STATUSES:
@@ -306,10 +226,6 @@ def _check_status(status: str) -> None:
 
 def _clip(note: str | None) -> str | None:
     return None if note is None else note[:NOTE_MAX_LENGTH]
-
-
-def _rowcount(result: Any) -> int:
-    return cast("CursorResult[Any]", result).rowcount
 
 
 def _decrypts(cipher: TokenCipher, user_id: int, ciphertext: str) -> bool:

@@ -18,20 +18,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
-from typing import Any, cast
+from typing import cast
 
 from pydantic import SecretStr
-from sqlalchemy import Update, delete, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.accounts.account_cache import ServerAccountCache
-from bot.accounts.clock import Clock, utcnow
-from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
-from bot.accounts.errors import MissingEncryptionKey
+from bot.accounts._rows import AccountRows, rowcount
+from bot.accounts.crypto import Purpose
 from bot.accounts.registry import NOTE_MAX_LENGTH, AccountStatus
-from bot.storage import Database, ServerAccountRow, ServerTokenUsageRow
+from bot.storage import ServerAccountRow, ServerTokenUsageRow
+from bot.storage.deletion import UserDataDeleters
 from bot.storage.models import OAuthStateRow
 from bot.storage.upsert import dialect_insert
 
@@ -99,23 +96,17 @@ class ServerAccount:
     expires_at: datetime | None = None
 
 
-class ServerRegistry:
+class ServerRegistry(AccountRows[ServerAccount]):
     """Link, read and unlink servers' tokens. ``cipher`` is None when TOKEN_ENCRYPTION_KEY is
     unset: nothing can be linked then."""
 
-    def __init__(
-        self,
-        db: Database,
-        cipher: TokenCipher | None,
-        *,
-        clock: Clock = utcnow,
-        cache: ServerAccountCache | None = None,
-    ) -> None:
-        self._db = db
-        self._cipher = cipher
-        self._clock = clock
-        self._cache = cache
-        db.user_data.register(Row.__tablename__, _forget_linking_admin)
+    _row = Row
+    _owner = "guild_id"
+    _access = Purpose.SERVER_ACCESS_TOKEN
+    _refresh = Purpose.SERVER_REFRESH_TOKEN
+
+    def _register_deleters(self, user_data: UserDataDeleters) -> None:
+        user_data.register(Row.__tablename__, _forget_linking_admin)
 
     async def link(
         self,
@@ -130,13 +121,7 @@ class ServerRegistry:
     ) -> ServerAccount:
         """Store the server's token (replacing any previous one, refresh token included; the
         allowances are kept, or the defaults for a first link); linked_at restarts now."""
-        cipher = self._require_cipher()
-        ciphertext = cipher.encrypt(guild_id, token, Purpose.SERVER_ACCESS_TOKEN)
-        refresh = (
-            cipher.encrypt(guild_id, refresh_token, Purpose.SERVER_REFRESH_TOKEN)
-            if refresh_token
-            else None
-        )
+        ciphertext, refresh = self._encrypt(guild_id, token, refresh_token)
         now = self._clock()
         note = None if note is None else note[:NOTE_MAX_LENGTH]
         insert = dialect_insert(self._db.dialect_name, Row).values(
@@ -167,47 +152,10 @@ class ServerRegistry:
             guild_id, token, status, note, admin_id, now, now, allowance, refresh_token, expires_at
         )
 
-    async def refreshed(
-        self,
-        guild_id: int,
-        *,
-        old_refresh_token: SecretStr,
-        token: SecretStr,
-        refresh_token: SecretStr | None,
-        expires_at: datetime | None,
-    ) -> bool:
-        """Store tokens from a refresh, unless the account changed meanwhile (unlinked,
-        relinked or refreshed by another process): False then, and nothing is written."""
-        cipher = self._require_cipher()
-        current = await self.get(guild_id, fresh=True)
-        if current is None or current.refresh_token is None:
-            return False
-        if current.refresh_token.get_secret_value() != old_refresh_token.get_secret_value():
-            return False
-        kept = refresh_token or old_refresh_token  # a server may keep the refresh token
-        statement = (
-            update(Row)
-            .where(Row.guild_id == guild_id, Row.updated_at == current.updated_at)
-            .values(
-                token_ciphertext=cipher.encrypt(guild_id, token, Purpose.SERVER_ACCESS_TOKEN),
-                refresh_ciphertext=cipher.encrypt(guild_id, kept, Purpose.SERVER_REFRESH_TOKEN),
-                expires_at=expires_at,
-                status="valid",
-                note=None,
-                updated_at=self._clock(),
-            )
-        )
-        return await self._update(guild_id, statement)
-
     async def get(self, guild_id: int, *, fresh: bool = False) -> ServerAccount | None:
         """The server's account; ``fresh``: from the database, and the cache forgets what it
         held (the caller suspects it changed, or shows it to an admin)."""
-        if self._cache is None:
-            return await self._read(guild_id)
-        if fresh:
-            self._cache.forget(guild_id)
-            return await self._read(guild_id)
-        return await self._cache.lookup(guild_id, partial(self._read, guild_id))
+        return await super().get(guild_id, fresh=fresh)
 
     async def set_allowance(self, guild_id: int, allowance: Allowance) -> bool:
         """Each member's hourly allowance; False when the server has no account linked."""
@@ -248,23 +196,13 @@ class ServerRegistry:
                 deleted = await session.execute(delete(Row).where(Row.guild_id == guild_id))
         finally:
             await self._changed(guild_id)
-        return _rowcount(deleted) > 0
-
-    async def close(self) -> None:
-        if self._cache is not None:
-            await self._cache.close()
+        return rowcount(deleted) > 0
 
     async def _read(self, guild_id: int) -> ServerAccount | None:
         row = await self._db.first(_ACCOUNT_COLUMNS.where(Row.guild_id == guild_id))
         if row is None:
             return None
-        cipher = self._require_cipher()
-        token = cipher.decrypt(guild_id, row.token_ciphertext, Purpose.SERVER_ACCESS_TOKEN)
-        refresh = (
-            cipher.decrypt(guild_id, row.refresh_ciphertext, Purpose.SERVER_REFRESH_TOKEN)
-            if row.refresh_ciphertext
-            else None
-        )
+        token, refresh = self._decrypt(guild_id, row)
         return ServerAccount(
             guild_id=guild_id,
             token=token,
@@ -278,35 +216,10 @@ class ServerRegistry:
             expires_at=row.expires_at,
         )
 
-    async def _update(self, guild_id: int, statement: Update) -> bool:
-        """Run an UPDATE of the server's row; True when it matched."""
-        try:
-            async with self._db.session() as session:
-                result = await session.execute(statement)
-        finally:
-            await self._changed(guild_id)
-        return _rowcount(result) > 0
-
-    async def _changed(self, guild_id: int) -> None:
-        """After a write (committed, failed or in doubt): no cache serves what was there."""
-        if self._cache is not None:
-            await self._cache.changed(guild_id)
-
-    def _require_cipher(self) -> TokenCipher:
-        if self._cipher is None:
-            raise MissingEncryptionKey(
-                f"{SETTING_NAME} is not set: tokens cannot be stored or read"
-            )
-        return self._cipher
-
 
 async def _forget_linking_admin(session: AsyncSession, user_id: int) -> int:
     """The user-data deleter: the servers' accounts this admin linked stay, without their id."""
     result = await session.execute(
         update(Row).where(Row.discord_user_id == user_id).values(discord_user_id=None)
     )
-    return _rowcount(result)
-
-
-def _rowcount(result: Any) -> int:
-    return cast("CursorResult[Any]", result).rowcount
+    return rowcount(result)
