@@ -6,15 +6,14 @@ import datetime as dt
 
 import discord
 
-from bot.daily import Feed, ScheduleStatus, next_post
+from bot.daily import Feed
 from bot.daily.personal import PersonalSchedule
 from bot.i18n import LANGUAGES, N_, _
 from bot.render.embeds import fit_embed, notice_embed
 from bot.render.look import BRAND, NOTICE, footer_text
 from cogs._dates import long_date
-from cogs.daily.reasons import shown
-from cogs.daily.replies import SET_TITLES, STOPPED_TITLES
-from cogs.daily.status import STATUS_LABELS, when
+from cogs.daily.replies import SET_TITLES, STOPPED_TITLES, posts_with_footer
+from cogs.daily.status import STATUS_LABELS, last_error_lines, next_or_why, when
 
 NOTHING_TO_STOP = {
     Feed.SAINTS: N_("You get no daily saints of the day in your DMs."),
@@ -49,14 +48,7 @@ def set_embed(schedule: PersonalSchedule, upcoming: dt.datetime) -> discord.Embe
     embed = discord.Embed(
         title=_(SET_TITLES[schedule.feed]), description="\n".join(lines), colour=BRAND
     )
-    footer = footer_text("daily")
-    if schedule.on_shared_token:
-        # Translators: appended to the footer ("Magisterium AI · daily"), kept in {footer}.
-        text = _("{footer} · posts with the bot's shared account")
-    else:
-        # Translators: appended to the footer ("Magisterium AI · daily"), kept in {footer}.
-        text = _("{footer} · posts with your Magisterium account")
-    embed.set_footer(text=text.format(footer=footer))
+    embed.set_footer(text=posts_with_footer(on_shared_token=schedule.on_shared_token))
     return fit_embed(embed)
 
 
@@ -88,21 +80,8 @@ def _last_post(schedule: PersonalSchedule) -> str:
 
 def describe(schedule: PersonalSchedule, now: dt.datetime, *, grace: dt.timedelta) -> str:
     """The lines of one schedule in /mydaily status."""
-    lines = [_every_day(schedule)]
-    if schedule.status is ScheduleStatus.ACTIVE:
-        upcoming = next_post(schedule, now, posted_through=schedule.last_posted_date, grace=grace)
-        # Translators: {when} is the date and time of the next daily post.
-        lines.append(_("**Next post:** {when}").format(when=when(upcoming, schedule.timezone)))
-    else:
-        reason = shown(schedule.status_reason) if schedule.status_reason else _("unknown")
-        # Translators: why a daily post is paused or stopped; {reason} is a sentence.
-        lines.append(_("**Why:** {reason}").format(reason=reason))
-    lines.append(_last_post(schedule))
-    if schedule.last_error and schedule.last_error_at:
-        # Translators: {time} is a Discord timestamp, {error} a sentence saying what failed.
-        text = _("**Last error:** {time} — {error}")
-        at = discord.utils.format_dt(schedule.last_error_at, "f")
-        lines.append(text.format(time=at, error=shown(schedule.last_error)))
+    lines = [_every_day(schedule), next_or_why(schedule, now, grace=grace), _last_post(schedule)]
+    lines += last_error_lines(schedule.last_error, schedule.last_error_at)
     if schedule.on_shared_token:
         lines.append(_("**Posts with:** the bot's shared Magisterium account"))
     else:

@@ -68,15 +68,19 @@ def set_embed(
     embed = discord.Embed(
         title=_(SET_TITLES[schedule.feed]), description="\n".join(lines), colour=BRAND
     )
-    footer = footer_text("daily")
-    if schedule.on_shared_token:
+    embed.set_footer(text=posts_with_footer(on_shared_token=schedule.on_shared_token))
+    return fit_embed(embed)
+
+
+def posts_with_footer(*, on_shared_token: bool) -> str:
+    """The footer of a daily post's confirmation: whose account it posts with."""
+    if on_shared_token:
         # Translators: appended to the footer ("Magisterium AI · daily"), kept in {footer}.
         text = _("{footer} · posts with the bot's shared account")
     else:
         # Translators: appended to the footer ("Magisterium AI · daily"), kept in {footer}.
         text = _("{footer} · posts with your Magisterium account")
-    embed.set_footer(text=text.format(footer=footer))
-    return fit_embed(embed)
+    return text.format(footer=footer_text("daily"))
 
 
 def off_embed(feed: Feed, *, stopped: bool) -> discord.Embed:

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import discord
 
 from bot.daily import Schedule, ScheduleStatus, next_post
+from bot.daily.schedule import Slotted
 from bot.i18n import LANGUAGES, N_, _, catalogue_locale
 from bot.render.embeds import fit_embed
 from bot.render.look import BRAND, NOTICE, footer_text
@@ -98,25 +99,32 @@ def _posts_with(schedule: Schedule) -> str:
     return _("**Posts with:** nobody")
 
 
+def next_or_why(schedule: Slotted, now: dt.datetime, *, grace: dt.timedelta) -> str:
+    """A status line of a server's or a person's schedule: its next post, or why it waits."""
+    if schedule.status is ScheduleStatus.ACTIVE:
+        upcoming = next_post(schedule, now, posted_through=schedule.last_posted_date, grace=grace)
+        # Translators: {when} is the date and time of the next daily post.
+        return _("**Next post:** {when}").format(when=when(upcoming, schedule.timezone))
+    reason = shown(schedule.status_reason) if schedule.status_reason else _("unknown")
+    # Translators: why a daily post is paused or stopped; {reason} is a sentence.
+    return _("**Why:** {reason}").format(reason=reason)
+
+
+def last_error_lines(error: str | None, at: dt.datetime | None) -> list[str]:
+    """The status line of a schedule's last error, if it had one."""
+    if not error or not at:
+        return []
+    # Translators: {time} is a Discord timestamp, {error} a sentence saying what failed.
+    text = _("**Last error:** {time} — {error}")
+    return [text.format(time=discord.utils.format_dt(at, "f"), error=shown(error))]
+
+
 def describe(
     schedule: Schedule, now: dt.datetime, *, grace: dt.timedelta, server_locale: object = None
 ) -> str:
     """The lines of one schedule in /daily status."""
-    lines = [_where(schedule)]
-    if schedule.status is ScheduleStatus.ACTIVE:
-        upcoming = next_post(schedule, now, posted_through=schedule.last_posted_date, grace=grace)
-        # Translators: {when} is the date and time of the next daily post.
-        lines.append(_("**Next post:** {when}").format(when=when(upcoming, schedule.timezone)))
-    else:
-        reason = shown(schedule.status_reason) if schedule.status_reason else _("unknown")
-        # Translators: why a daily post is paused or stopped; {reason} is a sentence.
-        lines.append(_("**Why:** {reason}").format(reason=reason))
-    lines.append(_last_post(schedule))
-    if schedule.last_error and schedule.last_error_at:
-        # Translators: {time} is a Discord timestamp, {error} a sentence saying what failed.
-        text = _("**Last error:** {time} — {error}")
-        at = discord.utils.format_dt(schedule.last_error_at, "f")
-        lines.append(text.format(time=at, error=shown(schedule.last_error)))
+    lines = [_where(schedule), next_or_why(schedule, now, grace=grace), _last_post(schedule)]
+    lines += last_error_lines(schedule.last_error, schedule.last_error_at)
     lines.append(_posts_with(schedule))
     language = language_name(schedule.locale, server_locale)
     # Translators: the language a daily post is written in.
