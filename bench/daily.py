@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (offline, some seconds):
 
-    .venv/bin/python bench/daily.py [--schedules 1000] [--latency-ms 50] [--concurrency 8]
+    .venv/bin/python bench/daily.py [--schedules 1000] [--latency-ms 50] [--concurrency 16]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--breakdown]
 
 The bot is ``create_bot(settings)`` with the test harness's settings (operator token, no Redis,
@@ -61,7 +61,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
 from bot.daily import Feed  # noqa: E402
 from bot.daily.clock import local_date  # noqa: E402
-from bot.daily.planner import Tick, TickReport  # noqa: E402
+from bot.daily.planner import SchedulerConfig, Tick, TickReport  # noqa: E402
 from devtools.discord import Harness  # noqa: E402
 from devtools.discord.fixtures import harness_settings  # noqa: E402
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
@@ -487,8 +487,8 @@ def main() -> None:
     parser.add_argument(
         "--concurrency",
         type=int,
-        default=8,
-        help="Settings.daily_post_concurrency, sends in flight (8, the setting's default; max 50)",
+        default=SchedulerConfig().concurrency,
+        help="Settings.daily_post_concurrency, sends in flight (the setting's default; max 50)",
     )
     parser.add_argument(
         "--database-url",

@@ -4,7 +4,7 @@ Run by hand from the repository root (PostgreSQL on 127.0.0.1:5432 with trust au
 on 127.0.0.1:6379, as the tests use; minutes per run):
 
     .venv/bin/python bench/daily_fanout.py [--servers 5000] [--processes 1,2,4]
-        [--feeds saints|saints,readings] [--concurrency 8[,16,32]] [--latency-ms 200]
+        [--feeds saints|saints,readings] [--concurrency 16[,32]] [--latency-ms 200]
         [--discord-latency-ms 100] [--global-limit 50] [--due minute|start]
 
 For each process count (and each ``--concurrency``), a run of its own, from nothing:
@@ -73,6 +73,7 @@ from bot.cache.public import cache_key  # noqa: E402
 from bot.cache.store import DEFAULT_PREFIX  # noqa: E402
 from bot.daily import Feed  # noqa: E402
 from bot.daily.clock import local_date  # noqa: E402
+from bot.daily.planner import SchedulerConfig  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.models import DailyClaimRow, DailyScheduleRow  # noqa: E402
 from cogs.daily.post import nonce_of  # noqa: E402
@@ -99,7 +100,7 @@ class Config:
     servers: int = 5000
     processes: int = 1
     feeds: tuple[Feed, ...] = (Feed.SAINTS,)
-    concurrency: int = 8
+    concurrency: int = SchedulerConfig().concurrency
     latency_ms: float = 200.0  # the fake Magisterium's, per request
     discord_latency_ms: float = 100.0  # the stand-in's, per REST request
     global_limit: int = 50  # requests a second; 0: none
@@ -828,8 +829,8 @@ def main() -> None:
     parser.add_argument(
         "--concurrency",
         type=integers,
-        default=[8],
-        help="DAILY_POST_CONCURRENCY values, a run each (8, the default setting)",
+        default=[SchedulerConfig().concurrency],
+        help="DAILY_POST_CONCURRENCY values, a run each (the setting's default)",
     )
     parser.add_argument("--latency-ms", type=float, default=200.0, help="upstream latency (200)")
     parser.add_argument(
