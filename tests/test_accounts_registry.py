@@ -156,6 +156,7 @@ async def test_every_table_about_users_has_a_deleter(
     from bot.daily import ScheduleStore
     from bot.daily.personal_store import PersonalScheduleStore
     from bot.services.conversations import ConversationStore
+    from bot.services.timezones import TimezoneStore
 
     TokenRegistry(database, cipher)
     SharedTokenQuota(database, per_hour=1, qa_per_hour=1)
@@ -164,6 +165,7 @@ async def test_every_table_about_users_has_a_deleter(
     ConversationStore(database)
     ScheduleStore(database)
     PersonalScheduleStore(database)
+    TimezoneStore(database)
     user_tables = {t.name for t in Base.metadata.sorted_tables if USER_ID_COLUMN in t.c}
     assert user_tables == {
         "linked_accounts",
@@ -175,6 +177,7 @@ async def test_every_table_about_users_has_a_deleter(
         "personal_daily_schedules",
         "personal_daily_claims",
         "oauth_states",
+        "person_timezones",
     }
     assert user_tables <= database.user_data.names
 

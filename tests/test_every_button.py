@@ -23,15 +23,17 @@ from bot.render.look import ERROR
 from devtools.discord import Harness, InteractionResult, SentMessage
 from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.day_clock import set_cog_clock
 from tests.embed_parts import everything_shown, shown
 from tests.fakes import FakeThreads, FakeWallClock
 from tests.many_questions import fake, harness_overrides
 
 JSON = dict[str, Any]
 ADMIN = discord.Permissions(manage_guild=True)
-MONDAY = dt.date(2026, 11, 30)  # the fake's martyrology names a saint that day: a menu
 # 05:00 UTC on Monday 30 November 2026 is 06:00 in Berlin; the 07:00 post is due at 06:00 UTC.
 MONDAY_0500 = dt.datetime(2026, 11, 30, 5, 0, tzinfo=dt.UTC)
+# Monday 30 November 2026, noon UTC: the fake's martyrology names a saint that day (a menu).
+MONDAY_NOON = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 SLOT_MONDAY = dt.datetime(2026, 11, 30, 6, 0, tzinfo=dt.UTC)
 BUTTON, STRING_SELECT = 2, 3
 LINK = 5  # a link button's style: Discord opens the URL, the bot never hears of it
@@ -89,11 +91,7 @@ def with_fault(fault: Fault, make: Make, **params: Any) -> Make:
 
 
 def today_is_monday(harness: Harness) -> None:
-    for name in ("ReadingsCog", "SaintsCog"):
-        cog = harness.bot.get_cog(name)
-        # Extensions are re-imported for each bot: reach the cog by name, not by class.
-        assert cog is not None and "today" in vars(cog)
-        cast(Any, cog).today = lambda: MONDAY
+    set_cog_clock(harness, lambda: MONDAY_NOON)
 
 
 def day_command(name: str) -> Make:

@@ -3,32 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Any
 
 import pytest
 
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.day_clock import set_cog_clock
 from tests.embed_parts import assert_not_shown, assert_shown, shown
 from tests.fakes import wrap_locales
 
 EPHEMERAL = 64
-MONDAY = dt.date(2026, 11, 30)
-
-
-class Clocked(Protocol):
-    today: Callable[[], dt.date]
+MONDAY_NOON = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
 
 
 @pytest.fixture
 def clocked(harness: Harness) -> Harness:
-    """Both cogs see ``MONDAY`` as today."""
-    for name in ("ReadingsCog", "SaintsCog"):
-        cog = harness.bot.get_cog(name)
-        # Extensions are re-imported for each bot: reach the cog by name, not by class.
-        assert cog is not None and "today" in vars(cog)
-        cast(Clocked, cog).today = lambda: MONDAY
+    """Both cogs see noon UTC on Monday 30 November 2026 as now (no timezone set: UTC)."""
+    set_cog_clock(harness, lambda: MONDAY_NOON)
     return harness
 
 

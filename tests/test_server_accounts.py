@@ -315,10 +315,12 @@ def test_the_synced_command_needs_manage_server_in_servers_only(harness: Harness
     assert spec["contexts"] == [0]  # guild only: never in DMs or private channels
     assert spec["integration_types"] == [0]  # installed to servers, not to users
     names = {option["name"] for option in spec["options"]}
-    assert names == {"link", "quota", "status", "unlink"}
+    assert names == {"link", "quota", "status", "unlink", "timezone"}
 
 
-@pytest.mark.parametrize("name", ["server link", "server status", "server unlink", "server quota"])
+@pytest.mark.parametrize(
+    "name", ["server link", "server status", "server unlink", "server quota", "server timezone"]
+)
 async def test_a_member_without_manage_server_cannot_run_it(harness: Harness, name: str) -> None:
     options = {"per_hour": 1, "qa_per_hour": 1} if name == "server quota" else {}
     with pytest.raises(CommandUnavailable, match="manage_guild"):

@@ -61,6 +61,8 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
         "personal_daily_schedules",
         "personal_daily_claims",
         "oauth_states",
+        "person_timezones",
+        "server_timezones",
     }
     assert await empty_database.migrate() == HEAD_REVISION
     assert await empty_database.revision() == HEAD_REVISION

@@ -43,6 +43,7 @@ from bot.oauth import OAuthConfig, OAuthService
 from bot.observability.metrics import Metrics
 from bot.services.conversations import ConversationStore
 from bot.services.magisterium import MagisteriumService
+from bot.services.timezones import TimezoneStore
 from bot.services.tokens import TokenChooser
 from bot.settings import Settings
 from bot.storage import Database
@@ -74,6 +75,7 @@ class Services:
     metrics: Metrics
     servers: ServerRegistry  # servers' own accounts (/server)
     server_quota: ServerTokenQuota
+    timezones: TimezoneStore  # people's and servers' timezones: the day "today" is
     oauth: OAuthService | None = None  # Sign in with Magisterium, when configured
     oauth_http: httpx.AsyncClient | None = None
     redis: Redis | None = None  # the one client the limiter, cache and token cache share
@@ -170,6 +172,7 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             metrics=metrics,
             servers=servers,
             server_quota=server_quota,
+            timezones=TimezoneStore(db),
             oauth=oauth,
             oauth_http=oauth_http,
             redis=redis,

@@ -237,3 +237,25 @@ class PersonalDailyClaimRow(Base):
     claimed_by: Mapped[str] = mapped_column(String(100))
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class PersonTimezoneRow(Base):
+    """A person's own timezone (``/account timezone``): their "today" for ``/readings`` and
+    ``/saints``. Deleted with everything else by ``/account unlink``."""
+
+    __tablename__ = "person_timezones"
+
+    discord_user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    timezone: Mapped[str] = mapped_column(String(64))  # an IANA name
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ServerTimezoneRow(Base):
+    """A server's timezone set by its admins (``/server timezone``): "today" for its members
+    who set none. Forgotten with the rest of the server's data when the bot is removed."""
+
+    __tablename__ = "server_timezones"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    timezone: Mapped[str] = mapped_column(String(64))  # an IANA name
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

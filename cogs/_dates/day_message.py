@@ -41,8 +41,9 @@ def no_extras(result: Fetched) -> list[discord.ui.Item[Any]]:
 
 
 UNKNOWN_DATE_TITLE = N_("I could not read that date")
-# Translators: the bot reads dates typed in English only: keep the examples in backticks in
-# English (`today`, `next Sunday`, `19 March`, `YYYY-MM-DD`).
+# Translators: the examples in backticks are what a person types, in your language (the bot
+# reads dates in each language and in English): `mañana`, `el próximo domingo`, `19 de marzo`;
+# `YYYY-MM-DD` is the ISO format (its letters may be your language's).
 UNKNOWN_DATE_TEXT = N_(
     "Try `today`, `tomorrow`, `yesterday`, a weekday such as `next Sunday`, "
     "a date such as `19 March`, or `YYYY-MM-DD`."
@@ -51,6 +52,13 @@ UNKNOWN_DATE_TEXT = N_(
 PREVIOUS_DAY = N_("◀ Previous day")
 # Translators: a button under a day's Mass readings or saints, to the next day.
 NEXT_DAY = N_("Next day ▶")
+# Translators: a short heading under a day's readings or saints when the person has set no
+# timezone (nor has their server), so "today" was computed in UTC.
+UTC_NOTE_TITLE = N_("Today in UTC")
+# Translators: under UTC_NOTE_TITLE; keep `/account timezone` in backticks (the command's name).
+UTC_NOTE_TEXT = N_(
+    "No timezone is set, so “today” is the day in UTC. Set yours with `/account timezone`."
+)
 
 
 @dataclass(frozen=True)
@@ -175,9 +183,16 @@ def day_title(title: str, day: dt.date) -> str:
 
 
 def build_pager(
-    button: type[DayButton], day: dt.date, result: Fetched, *, author_id: int
+    button: type[DayButton],
+    day: dt.date,
+    result: Fetched,
+    *,
+    author_id: int,
+    in_utc: bool = False,
 ) -> DayPager:
-    """The day's pages (or the friendly not-found notice) with previous/next day buttons."""
+    """The day's pages (or the friendly not-found notice) with previous/next day buttons.
+
+    ``in_utc``: "today" was UTC's because no timezone is set; every page says so."""
     feed = button.feed
     title = day_title(feed.title, day)
     if isinstance(result, NotFound):
@@ -186,6 +201,9 @@ def build_pager(
     else:
         pages = text_pages(title, result.text, feed.skill, task_id=result.task_id)
         full_text = result.text
+    if in_utc:
+        for page in pages:
+            page.add_field(name=_(UTC_NOTE_TITLE), value=_(UTC_NOTE_TEXT), inline=False)
     pager = DayPager(
         pages, author_id=author_id, full_text=full_text, filename=f"{feed.name}-{day}.md"
     )
@@ -200,13 +218,17 @@ async def show_day(
     text: str,
     *,
     today: dt.date,
+    in_utc: bool = False,
 ) -> None:
-    """The slash command: resolve locally (no call for a bad date), then defer and fetch."""
-    day = resolve(text, today=today)
+    """The slash command: resolve locally (no call for a bad date), then defer and fetch.
+
+    ``today``: the date in the person's timezone; ``in_utc``: that zone is the UTC fallback."""
+    day = resolve(text, today=today, locale=str(interaction.locale))
     if day is None:
         embed = notice_embed(_(UNKNOWN_DATE_TITLE), _(UNKNOWN_DATE_TEXT), colour=ERROR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
         return
     await defer(interaction, ephemeral=False)
     result = await button.feed.fetch(interaction.client, interaction.user.id, day)
-    await build_pager(button, day, result, author_id=interaction.user.id).send(interaction)
+    pager = build_pager(button, day, result, author_id=interaction.user.id, in_utc=in_utc)
+    await pager.send(interaction)

@@ -11,11 +11,14 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus, LinkedAccount
+from bot.accounts.clock import utcnow
 from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
+from bot.services.timezones import ResolvedZone
 from bot.services.tokens import ChosenSource
+from cogs._zones import PERSON, answer_zone, zone_choices
 from cogs.account.sign_in import SignIns
 from cogs.account.validation import TokenVerdict, check_token
 from cogs.account.views import LinkTokenModal
@@ -100,12 +103,13 @@ class AccountCog(commands.Cog):
     account = app_commands.Group(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
         name=N_("account"),
-        description=N_("Your Magisterium account: link, status, unlink"),
+        description=N_("Your Magisterium account: link, status, unlink, timezone"),
     )
 
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
         self.sign_ins = SignIns()
+        self.now = utcnow  # an aware clock: today's date in the zone; tests set it
 
     async def cog_load(self) -> None:
         self.bot.sign_in_listeners.append(self.sign_ins.linked)
@@ -224,3 +228,35 @@ class AccountCog(commands.Cog):
         else:
             text = _("Nothing was stored about you.")
         await interaction.followup.send(embed=notice_embed(_("Unlinked"), text), ephemeral=True)
+
+    @account.command(
+        # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
+        name=N_("timezone"),
+        description=N_("Your timezone: the day “today” is in /readings and /saints"),
+    )
+    # Translators: a Discord option name (lowercase, one word): a timezone.
+    @app_commands.rename(zone=N_("zone"))
+    # Translators: keep the example timezones as they are (IANA names).
+    @app_commands.describe(
+        zone=N_("A timezone such as Europe/Rome, or Automatic; empty: show yours")
+    )
+    async def timezone(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        zone: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        user_id, timezones = interaction.user.id, self.bot.services.timezones
+
+        async def save(chosen: str | None) -> None:
+            await timezones.set_person(user_id, chosen)
+
+        async def resolve() -> ResolvedZone:
+            return await timezones.resolve(user_id, interaction.guild_id)
+
+        await answer_zone(interaction, zone, PERSON, save=save, resolve=resolve, now=self.now())
+
+    @timezone.autocomplete("zone")
+    async def zone_autocomplete(
+        self, interaction: discord.Interaction[MagisteriumBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return zone_choices(current, automatic=_(PERSON.choice))

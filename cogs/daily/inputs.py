@@ -7,9 +7,10 @@ import datetime as dt
 
 import discord
 
-from bot.daily import find_zone, parse_time, suggest_zones
+from bot.daily import parse_time
 from bot.i18n import _
 from bot.services.user_errors import UserFacingError
+from cogs._zones import zone as checked_zone
 from cogs.daily.checks import VIEW_CHANNEL, describe_missing, missing_permissions, role_problem
 
 
@@ -28,21 +29,8 @@ def post_time(typed: str) -> dt.time:
 
 
 def zone(typed: str) -> str:
-    """The canonical IANA name of the timezone ``typed``."""
-    found = find_zone(typed)
-    if found is not None:
-        return found
-    close = suggest_zones(typed, limit=3)
-    if close:
-        # Translators: {zones} lists timezone names close to what the admin typed; keep the
-        # example timezones as they are (IANA names).
-        text = _(
-            "Pick a timezone from the list, such as `Europe/Berlin` or `America/New_York`. "
-            "Did you mean {zones}?"
-        ).format(zones=", ".join(f"`{z}`" for z in close))
-    else:
-        text = _("Pick a timezone from the list, such as `Europe/Berlin` or `America/New_York`.")
-    raise UserFacingError(_("Unknown timezone"), text)
+    """The canonical IANA name of the timezone ``typed`` (checked as /account timezone does)."""
+    return checked_zone(typed)
 
 
 def postable_channel(guild: discord.Guild, channel_id: int) -> discord.TextChannel | discord.Thread:

@@ -10,18 +10,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.accounts.clock import utcnow
 from bot.i18n import N_
-from cogs._dates import local_today, show_day, suggestions
+from cogs._dates import show_day, suggestions
 from cogs._dates.feeds import ReadingsDay
+from cogs._zones import zone_here
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 
 class ReadingsCog(commands.Cog):
-    def __init__(self, bot: MagisteriumBot, *, today: Callable[[], dt.date] = local_today) -> None:
+    def __init__(self, bot: MagisteriumBot, *, now: Callable[[], dt.datetime] = utcnow) -> None:
         self.bot = bot
-        self.today = today  # the clock; tests pass a fixed day
+        self.now = now  # an aware clock; tests pass a fixed instant
 
     @app_commands.command(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
@@ -31,18 +33,21 @@ class ReadingsCog(commands.Cog):
     )
     # Translators: a Discord option name (lowercase, one word): the day to show.
     @app_commands.rename(date=N_("date"))
-    # Translators: examples of what the date option accepts. The bot reads dates typed in
-    # English (or as YYYY-MM-DD) only, so keep these examples in English.
+    # Translators: examples of what the date option accepts, written in your language as
+    # people type them (the bot reads dates in each language and in English); keep 2026-12-01.
     @app_commands.describe(date=N_("today, tomorrow, next Sunday, 19 March, 2026-12-01…"))
     async def readings(
         self,
         interaction: discord.Interaction[MagisteriumBot],
         date: app_commands.Range[str, 1, 100] = "today",
     ) -> None:
-        await show_day(interaction, ReadingsDay, date, today=self.today())
+        zone = await zone_here(interaction)
+        today = zone.today(self.now())
+        await show_day(interaction, ReadingsDay, date, today=today, in_utc=zone.fallback)
 
     @readings.autocomplete("date")
     async def date_autocomplete(
         self, interaction: discord.Interaction[MagisteriumBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        return suggestions(current, today=self.today())
+        zone = await zone_here(interaction)
+        return suggestions(current, today=zone.today(self.now()), locale=str(interaction.locale))

@@ -1,4 +1,5 @@
-"""/server link | quota | status | unlink, and forgetting a server that removed the bot.
+"""/server link | quota | status | unlink | timezone, and forgetting a server that removed the
+bot.
 
 A server's own Magisterium account serves its members who linked none, each within an hourly
 allowance the admins set (bot.services.tokens). The commands are for servers only and need
@@ -16,13 +17,16 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus, Allowance
+from bot.accounts.clock import utcnow
 from bot.accounts.server_registry import MAX_PER_HOUR, MAX_QA_PER_HOUR
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
+from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict, check_token
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
+from cogs._zones import SERVER, answer_zone, zone_choices
 from cogs.server.replies import quota_embed, status_embed, verdict_embed
 from cogs.server.sign_in import ServerSignIns
 from cogs.server.views import ServerTokenModal
@@ -71,6 +75,7 @@ class ServerCog(commands.Cog):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
         self.sign_ins = ServerSignIns(bot.services.servers)
+        self.now = utcnow  # an aware clock: today's date in the zone; tests set it
 
     async def cog_load(self) -> None:
         self.bot.sign_in_listeners.append(self.sign_ins.linked)
@@ -88,11 +93,14 @@ class ServerCog(commands.Cog):
         account and its usage go at once."""
         try:
             removed = await self.servers.unlink(guild.id)
+            zone_removed = await self.bot.services.timezones.forget_server(guild.id)
         except StorageUnavailable:
             log.warning("could not delete the account of guild %s: storage down", guild.id)
             return
         if removed:
             log.info("removed from guild %s: deleted its Magisterium account", guild.id)
+        if zone_removed:
+            log.info("removed from guild %s: deleted its timezone", guild.id)
 
     @server.command(
         # Translators: a Discord subcommand name (/server link): lowercase, one word.
@@ -184,3 +192,36 @@ class ServerCog(commands.Cog):
         await interaction.followup.send(
             embed=notice_embed(_("Server account unlinked"), text), ephemeral=True
         )
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server timezone): lowercase, one word.
+        name=N_("timezone"),
+        description=N_("This server's timezone: the day “today” is for members who set none"),
+    )
+    # Translators: a Discord option name (lowercase, one word): a timezone.
+    @app_commands.rename(zone=N_("zone"))
+    # Translators: keep the example timezones as they are (IANA names).
+    @app_commands.describe(
+        zone=N_("A timezone such as Europe/Rome, or Automatic; empty: show the server's")
+    )
+    async def timezone(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        zone: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        guild_id, timezones = _guild_id(interaction), self.bot.services.timezones
+
+        async def save(chosen: str | None) -> None:
+            await timezones.set_server(guild_id, chosen)
+            log.info("server timezone in guild %s: %s", guild_id, chosen or "automatic")
+
+        async def resolve() -> ResolvedZone:
+            return await timezones.resolve(None, guild_id)
+
+        await answer_zone(interaction, zone, SERVER, save=save, resolve=resolve, now=self.now())
+
+    @timezone.autocomplete("zone")
+    async def zone_autocomplete(
+        self, interaction: discord.Interaction[MagisteriumBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return zone_choices(current, automatic=_(SERVER.choice))
