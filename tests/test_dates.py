@@ -8,7 +8,7 @@ import gettext
 import pytest
 
 from bot.i18n import compiled_catalogues, using_locale
-from cogs._dates import local_today, long_date, resolve, suggestions
+from cogs._dates import long_date, resolve, suggestions
 
 MONDAY = dt.date(2026, 11, 30)  # a Monday
 
@@ -47,15 +47,6 @@ def test_resolve(text: str, expected: dt.date) -> None:
 def test_nonsense_resolves_to_none(text: str) -> None:
     assert resolve(text, today=MONDAY) is None
 
-
-def test_local_today_uses_the_given_timezone() -> None:
-    late = dt.datetime(2026, 11, 30, 23, 30, tzinfo=dt.UTC)
-
-    def now(tz: dt.tzinfo) -> dt.datetime:
-        return late.astimezone(tz)
-
-    assert local_today(now=now) == dt.date(2026, 11, 30)
-    assert local_today(dt.timezone(dt.timedelta(hours=2)), now=now) == dt.date(2026, 12, 1)
 
 
 def test_long_date() -> None:
@@ -102,7 +93,7 @@ def test_empty_input_offers_today_first() -> None:
     assert len(choices) == 24
 
 
-# --- other languages: dates shown in the person's language, read in English only
+# --- other languages: dates shown in the person's language, read in it and in English
 
 
 GERMAN = {"Tomorrow": "Morgen", "Next Sunday": "Nächster Sonntag"}
@@ -160,9 +151,11 @@ def test_translated_labels_match_what_is_typed_in_either_language(some_german: N
     assert sunday == {"Nächster Sonntag — Sonntag, 6. Dezember 2026": "2026-12-06"}
 
 
-def test_dates_are_read_in_english_whatever_the_language(some_german: None) -> None:
+def test_relative_words_come_from_the_catalogue_and_names_from_cldr(some_german: None) -> None:
     with using_locale("de"):
-        assert resolve("tomorrow", today=MONDAY) == dt.date(2026, 12, 1)
-        assert resolve("19 March", today=MONDAY) == dt.date(2026, 3, 19)
-        assert resolve("morgen", today=MONDAY) is None  # the parser stays English
-        assert resolve("19. März", today=MONDAY) is None
+        assert resolve("tomorrow", today=MONDAY, locale="de") == dt.date(2026, 12, 1)
+        assert resolve("19 March", today=MONDAY, locale="de") == dt.date(2026, 3, 19)
+        assert resolve("19. März", today=MONDAY, locale="de") == dt.date(2026, 3, 19)
+        assert resolve("nächsten Sonntag", today=MONDAY, locale="de") is None  # not in it
+        assert resolve("morgen", today=MONDAY, locale="de") is None  # this catalogue lacks it
+        assert resolve("19. März", today=MONDAY) is None  # read as English

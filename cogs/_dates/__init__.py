@@ -4,7 +4,7 @@ Not a cog (no ``setup``): both cogs use it, and cogs never import each other.
 """
 
 from cogs._dates.day_message import DayButton, DayFeed, DayPager, build_pager, day_title, show_day
-from cogs._dates.parse import local_today, long_date, resolve
+from cogs._dates.parse import long_date, resolve
 from cogs._dates.suggest import suggestions
 
 __all__ = [
@@ -13,7 +13,6 @@ __all__ = [
     "DayPager",
     "build_pager",
     "day_title",
-    "local_today",
     "long_date",
     "resolve",
     "show_day",

@@ -1,21 +1,25 @@
 """Autocomplete choices for a date option: local, instant, at most 25, each showing its date.
 
-What is typed is matched in English (the language dates are read in) and in the person's
-language; each choice's name is in their language, its value an ISO date.
+What is typed is matched, without accents or case, in English and in the person's language;
+each choice's name is in their language, its value an ISO date. Never any I/O.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
+from gettext import NullTranslations
 
 from discord import app_commands
 
-from bot.i18n import N_, _
-from cogs._dates.parse import WEEKDAYS, long_date, normalize, resolve
+from bot.i18n import N_, _, catalogue_locale, compiled_catalogues, current_locale, using_locale
+from cogs._dates.parse import long_date, resolve, shift, weekday_date
+from cogs._dates.text import words_of
 
 MAX_CHOICES = 25
 NAME_LIMIT = 100
 _TYPED_ROOM = 40  # how much of the user's own text a choice name repeats
+_MAX_TYPED = 100  # Discord sends at most this much of an option; longer matches nothing
 
 RELATIVE_LABELS = (
     # Translators: an autocomplete choice name, followed by the date it names ("Today —
@@ -61,20 +65,20 @@ WEEKDAY_LABELS: dict[str, tuple[str, ...]] = {
         N_("Last Sunday"),
     ),
 }
+ALL_LABELS = (*RELATIVE_LABELS, *(label for labels in WEEKDAY_LABELS.values() for label in labels))
 
 
 def _label_candidates(today: dt.date) -> list[tuple[str, dt.date]]:
     """Named days, most useful first: today, tomorrow, yesterday, then the weekdays (English
     labels: translate them with ``_()`` where they are shown)."""
-    one = dt.timedelta(days=1)
     today_, tomorrow, yesterday = RELATIVE_LABELS
-    named = [(today_, today), (tomorrow, today + one), (yesterday, today - one)]
+    named = [(today_, today), (tomorrow, shift(today, 1)), (yesterday, shift(today, -1))]
     for qualifier, labels in WEEKDAY_LABELS.items():
-        for weekday, label in zip(WEEKDAYS, labels, strict=True):
-            day = resolve(f"{qualifier} {weekday}", today=today)
-            if day is not None:
-                named.append((label, day))
-    return named
+        named += [
+            (label, weekday_date(weekday, today, qualifier or None))
+            for weekday, label in enumerate(labels)
+        ]
+    return [(label, day) for label, day in named if day is not None]
 
 
 def choice(label: str, day: dt.date) -> app_commands.Choice[str]:
@@ -87,19 +91,47 @@ def choice(label: str, day: dt.date) -> app_commands.Choice[str]:
     return app_commands.Choice(name=name, value=day.isoformat())
 
 
-def _matches(query: str, label: str) -> bool:
-    """``query`` is in the English label or in the person's language's."""
-    return query in label.lower() or query in _(label).lower()
+def _key(text: str) -> str:
+    """How a label and what is typed are compared: folded words ("Próximo  domingo" →
+    "proximo domingo")."""
+    return " ".join(words_of(text))
 
 
-def suggestions(typed: str, *, today: dt.date) -> list[app_commands.Choice[str]]:
-    """What to offer for ``typed``: its own date first when it names one, then matching names."""
-    query = normalize(typed)  # empty: every name matches
-    picked = [(_(label), day) for label, day in _label_candidates(today) if _matches(query, label)]
-    exact = resolve(query, today=today) if query else None
-    if exact is not None and all(day != exact for _label, day in picked):
-        shown = " ".join(typed.split())
-        if len(shown) > _TYPED_ROOM:
-            shown = shown[: _TYPED_ROOM - 1] + "…"
-        picked.insert(0, (shown, exact))
+@lru_cache(maxsize=32)
+def _label_keys(catalogue: str, translations: NullTranslations) -> dict[str, tuple[str, str]]:
+    """Each label's key in English and in ``catalogue``'s language."""
+    with using_locale(catalogue):
+        return {label: (_key(label), _key(_(label))) for label in ALL_LABELS}
+
+
+def _keys(catalogue: str) -> dict[str, tuple[str, str]]:
+    return _label_keys(catalogue, compiled_catalogues.translations(catalogue))
+
+
+def suggestions(
+    typed: str, *, today: dt.date, locale: str = "en-US"
+) -> list[app_commands.Choice[str]]:
+    """What to offer for ``typed``: its own date first when it names one (read in ``locale``),
+    then the names containing it in English or in the person's language (without accents or
+    case). Names are shown in the current locale's language."""
+    if len(typed) > _MAX_TYPED:
+        return []
+    query = _key(typed)  # "": every name matches
+    exact = resolve(typed, today=today, locale=locale) if typed.strip() else None
+    theirs, shown = _keys(catalogue_locale(locale)), _keys(current_locale())
+    picked = [
+        (_(label), day)
+        for label, day in _label_candidates(today)
+        if query in theirs[label][0] or query in theirs[label][1] or query in shown[label][1]
+    ]
+    if exact is not None:
+        if all(day != exact for _label, day in picked):
+            picked.insert(0, (_typed_label(typed), exact))
+        else:  # its own date first: "domingo" shows Sunday before "Last Sunday"
+            picked.sort(key=lambda named: named[1] != exact)
     return [choice(label, day) for label, day in picked[:MAX_CHOICES]]
+
+
+def _typed_label(typed: str) -> str:
+    shown = " ".join(typed.split())
+    return shown if len(shown) <= _TYPED_ROOM else shown[: _TYPED_ROOM - 1] + "…"

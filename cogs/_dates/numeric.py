@@ -1,0 +1,58 @@
+"""Dates typed as numbers only (``19/03``, ``03/19/2027``, ``19.03.``, ``2026. 3. 19.``), read
+in the locale's order."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from cogs._dates.text import Token
+
+
+def safe_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _parts(tokens: Sequence[Token]) -> list[str] | None:
+    """The numbers of ``19 / 03 / 2027``: one separator between each two (a trailing one
+    too, "19.03."); None for anything else."""
+    parts: list[str] = []
+    after_number = False
+    for token in tokens:
+        if token.kind == "num":
+            if after_number:
+                return None  # "19 03": no separator
+            parts.append(token.text)
+            after_number = True
+        elif parts:
+            if not after_number:
+                return None  # "19//03"
+            after_number = False
+    return parts
+
+
+def numeric_date(tokens: Sequence[Token], order: str, today: dt.date) -> dt.date | None:
+    """``order`` is the locale's (``MDY``, ``DMY``, ``YMD``). A four-digit first number is a
+    year followed by month and day, as in ISO; otherwise, when the locale's order names no
+    date but day and month swapped do (``19/03`` in the US), the swapped one."""
+    parts = _parts(tokens)
+    if parts is None or not 2 <= len(parts) <= 3:
+        return None
+    year = str(today.year)
+    iso = len(parts[0]) == 4
+    if len(parts) == 3:
+        year_first = iso or (len(parts[2]) != 4 and order.startswith("Y"))
+        year = parts.pop(0 if year_first else 2)
+    if len(year) not in (2, 4) or any(len(p) > 2 for p in parts):
+        return None
+    full_year = int(year) + (2000 if len(year) == 2 else 0)
+    first, second = (int(p) for p in parts)
+    day_first = not iso and order.index("D") < order.index("M")
+    month, day = (second, first) if day_first else (first, second)
+    found = safe_date(full_year, month, day)
+    if found is None and not iso:
+        found = safe_date(full_year, day, month)
+    return found
