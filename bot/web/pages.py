@@ -152,6 +152,11 @@ def _stored() -> str:
             "out and its message id, the last error, and a record of each day's delivery."
         ),
         _(
+            "If you set your timezone (`/account timezone`): its name, such as Europe/Rome, "
+            "and when you set it. A server's timezone (`/server timezone`) is stored with the "
+            "server's id, not with who set it."
+        ),
+        _(
             "If you use a server's own account: how many requests you made on it each hour "
             "(its admins see only how many members used it, never who). If you linked a "
             "server's account as its admin: your id on it, with when."
@@ -206,6 +211,10 @@ def _how_long() -> str:
                 "day's delivery record for three days."
             ),
             _(
+                "Your timezone: until you pick “Automatic” or run `/account unlink`. A server's: "
+                "until an admin picks “Automatic” or the bot leaves the server."
+            ),
+            _(
                 "A server's account and its members' hourly counts: the counts for 24 hours, the "
                 "account until an admin runs `/server unlink` or the bot leaves the server."
             ),
@@ -223,12 +232,12 @@ def _deleting() -> str:
         [
             _(
                 "`/account unlink` deletes everything stored about you at once: your tokens, "
-                "the link's status, your conversation id, your usage counts and your id on any "
-                "daily post you set up (a post that used your account pauses until an admin "
-                "sets it up again)."
+                "the link's status, your conversation id, your usage counts, your timezone and "
+                "your id on any daily post you set up (a post that used your account pauses "
+                "until an admin sets it up again)."
             ),
             _("`/daily off` turns a server's daily post off and deletes its settings."),
-            _("Removing the bot from a server deletes that server's daily posts."),
+            _("Removing the bot from a server deletes that server's daily posts and timezone."),
             _(
                 "`/server unlink`, or removing the bot from the server, deletes the server's "
                 "account and every member's counts on it at once."

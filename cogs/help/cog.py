@@ -36,6 +36,15 @@ COMMANDS = (
 # The rest of the list under a heading of its own: one field holds at most 1,024 characters.
 SETUP_COMMANDS = (
     ("/account", N_("Link your Magisterium account, see its status, or unlink it.")),
+    # Translators: /help's description of /account timezone. In backticks: the commands as
+    # Discord shows them in your language (your translations of their names).
+    (
+        "/account timezone",
+        N_(
+            "Your timezone, so that “today” in `/readings` and `/saints` is your day (else the "
+            "server's, set by its admins with `/server timezone`, else UTC)."
+        ),
+    ),
     # Translators: /help's description of /daily; "Mass readings": the day's Bible readings.
     ("/daily", N_("Server admins: post the saints or the Mass readings in a channel every day.")),
     # Translators: /help's description of /mydaily; "Mass readings": the day's Bible readings.
