@@ -373,3 +373,18 @@ async def test_the_command_reads_a_date_typed_in_the_persons_language(
     result = await clocked.slash("readings", date=typed, locale=locale)
     assert not result.ephemeral
     assert fake.requests[-1].parts == [{"kind": "text", "text": expected.isoformat()}]
+
+
+@pytest.mark.parametrize(
+    ("locale", "title", "asked"),
+    [
+        ("en-US", "Saints of the day — Wednesday 4 March 2026", "2026-03-04"),
+        ("en-GB", "Saints of the day — Friday 3 April 2026", "2026-04-03"),
+    ],
+)
+async def test_an_ambiguous_date_follows_the_language_and_the_title_says_which(
+    clocked: Harness, fake: FakeMagisterium, locale: str, title: str, asked: str
+) -> None:
+    result = await clocked.slash("saints", date="03/04", locale=locale)
+    assert result.embeds[0]["title"] == title
+    assert fake.requests[-1].parts[0]["data"]["date"] == asked
