@@ -245,7 +245,7 @@ async def test_account_timezone_sets_shows_and_goes_back_to_automatic(
     assert _title(saved) == "Timezone saved"
     description = str(saved.embeds[0]["description"])
     assert description.startswith("**Asia/Seoul** — set with `/account timezone`. ")
-    assert f"Today there is {FRIDAY}." in description  # 15:30 in Seoul at LA_LATE
+    assert f"There, today is {FRIDAY}." in description  # 15:30 in Seoul at LA_LATE
 
     # Works in DMs too, and the zone is the person's everywhere.
     in_dm = await harness.slash("account timezone", user=kim, dm=True)

@@ -70,7 +70,7 @@ SERVER = Wording(
 def zone_line(zone: ResolvedZone, now: dt.datetime) -> str:
     # Translators: {zone} is an IANA timezone name (Europe/Rome), {source} where it comes
     # from, {date} today's long date in that timezone.
-    return _("**{zone}** — {source}. Today there is {date}.").format(
+    return _("**{zone}** — {source}. There, today is {date}.").format(
         zone=zone.name, source=_(SOURCES[zone.source]), date=format_long_date(zone.today(now))
     )
 
