@@ -23,7 +23,6 @@ from cogs._dates.vocabulary import Vocabulary, vocabulary
 _MAX_INPUT = 100  # an option value is at most 100 characters; longer text is not a date
 
 
-
 def long_date(day: dt.date) -> str:
     """``Tuesday 1 December 2026``, as the current locale writes it (``Dienstag, 1. Dezember
     2026``); English whatever the process locale."""
