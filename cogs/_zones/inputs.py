@@ -10,6 +10,7 @@ from bot.services.user_errors import UserFacingError
 
 # The value of the "Automatic" choice: forget the zone set, and resolve it as if none was.
 AUTOMATIC = "auto"
+MAX_CHOICES = 25  # an autocomplete answer's limit
 
 
 def zone(typed: str) -> str:
@@ -37,12 +38,14 @@ def zone_or_automatic(typed: str) -> str | None:
     return zone(typed)
 
 
-def zone_choices(current: str, *, automatic: str) -> list[app_commands.Choice[str]]:
-    """Zones matching ``current``, after the "Automatic" choice labelled ``automatic`` (shown
-    while nothing, or a start of its label or value, is typed)."""
+def zone_choices(current: str, *, automatic: str | None = None) -> list[app_commands.Choice[str]]:
+    """Zones matching ``current`` (Discord shows 25 at most); first, when ``automatic`` labels
+    one, the "Automatic" choice, while nothing, or a start of its label or value, is typed."""
     typed = current.strip().casefold()
-    zones = suggest_zones(current, limit=24)
-    choices = [app_commands.Choice(name=z, value=z) for z in zones]
-    if not typed or AUTOMATIC.startswith(typed) or typed in automatic.casefold():
-        choices.insert(0, app_commands.Choice(name=automatic[:100], value=AUTOMATIC))
-    return choices[:25]
+    choices = []
+    if automatic is not None and (
+        not typed or AUTOMATIC.startswith(typed) or typed in automatic.casefold()
+    ):
+        choices.append(app_commands.Choice(name=automatic[:100], value=AUTOMATIC))
+    zones = suggest_zones(current, limit=MAX_CHOICES - len(choices))
+    return choices + [app_commands.Choice(name=z, value=z) for z in zones]

@@ -15,12 +15,14 @@ from discord.ext import commands, tasks
 
 from bot.app.lifecycle import DAILY_TICK_TASK
 from bot.app.respond import defer
-from bot.daily import Feed, ScheduleStore, suggest_zones
+from bot.daily import Feed, ScheduleStore
 from bot.daily.clock import local_date, next_post
 from bot.daily.planner import MINUTE, SchedulerConfig, TickReport, minute_to_tick, seconds_until
 from bot.i18n import N_, _, using_locale
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
+from cogs._zones import zone as checked_zone
+from cogs._zones import zone_choices
 from cogs.daily import inputs
 from cogs.daily.checks import POSTABLE_TYPES
 from cogs.daily.post import DAY_BUTTONS, build_post, post_locale
@@ -186,7 +188,7 @@ class DailyCog(commands.Cog):
         guild = _guild(interaction)
         chosen_feed = Feed(feed)
         post_time = inputs.post_time(time)
-        zone = inputs.zone(timezone)
+        zone = checked_zone(timezone)
         target = inputs.postable_channel(guild, channel.id)
         inputs.check_role(role, guild.me)
         source = await self.bot.services.chooser.source_for(interaction.user.id)
@@ -211,7 +213,7 @@ class DailyCog(commands.Cog):
     async def timezone_autocomplete(
         self, interaction: discord.Interaction[MagisteriumBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=z, value=z) for z in suggest_zones(current)]
+        return zone_choices(current)
 
     @daily.command(
         # Translators: a Discord subcommand name (/daily off): lowercase, one word.

@@ -10,7 +10,6 @@ import discord
 from bot.daily import parse_time
 from bot.i18n import _
 from bot.services.user_errors import UserFacingError
-from cogs._zones import zone as checked_zone
 from cogs.daily.checks import VIEW_CHANNEL, describe_missing, missing_permissions, role_problem
 
 
@@ -26,11 +25,6 @@ def post_time(typed: str) -> dt.time:
             ).format(time=discord.utils.escape_markdown(typed)),
         )
     return parsed
-
-
-def zone(typed: str) -> str:
-    """The canonical IANA name of the timezone ``typed`` (checked as /account timezone does)."""
-    return checked_zone(typed)
 
 
 def postable_channel(guild: discord.Guild, channel_id: int) -> discord.TextChannel | discord.Thread:

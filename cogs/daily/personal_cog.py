@@ -17,10 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.application import ANY_INSTALL, EVERYWHERE
-from bot.daily import Feed, next_post, suggest_zones
+from bot.daily import Feed, next_post
 from bot.daily.personal_store import PersonalScheduleStore
 from bot.daily.planner import SchedulerConfig
 from bot.i18n import N_, locale_of
+from cogs._zones import zone as checked_zone
+from cogs._zones import zone_choices
 from cogs.daily import inputs
 from cogs.daily.personal_replies import off_embed, set_embed, status_embed
 from cogs.daily.replies import FEED_CHOICES, LANGUAGE_CHOICES
@@ -89,7 +91,7 @@ class PersonalDailyCog(commands.Cog):
     ) -> None:
         chosen_feed = Feed(feed)
         post_time = inputs.post_time(time)
-        zone = inputs.zone(timezone)
+        zone = checked_zone(timezone)
         # Refuses, saying how to link, when neither their own token nor the shared one exists.
         await self.bot.services.chooser.source_for(interaction.user.id)
         in_bot_dm = interaction.context.dm_channel
@@ -110,7 +112,7 @@ class PersonalDailyCog(commands.Cog):
     async def timezone_autocomplete(
         self, interaction: discord.Interaction[MagisteriumBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=z, value=z) for z in suggest_zones(current)]
+        return zone_choices(current)
 
     @mydaily.command(
         # Translators: a Discord subcommand name (/mydaily off): lowercase, one word.

@@ -130,6 +130,6 @@ class TimezoneStore:
             await session.execute(
                 insert.on_conflict_do_update(
                     index_elements=[key],
-                    set_={"timezone": insert.excluded.timezone, "updated_at": self.clock()},
+                    set_={"timezone": zone, "updated_at": values["updated_at"]},
                 )
             )
