@@ -24,13 +24,13 @@ class RelatedMemory:
     """The related questions of recent answers, by task id (bounded; lost on restart)."""
 
     def __init__(self, size: int = 2000) -> None:
-        self._size = size
+        self.size = size
         self._questions: OrderedDict[str, list[str]] = OrderedDict()
 
     def remember(self, task_id: str, questions: list[str]) -> None:
         self._questions[task_id] = list(questions)
         self._questions.move_to_end(task_id)
-        while len(self._questions) > self._size:
+        while len(self._questions) > self.size:
             self._questions.popitem(last=False)
 
     def question(self, task_id: str, index: int) -> str | None:

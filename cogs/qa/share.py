@@ -83,13 +83,13 @@ class ShareMemory:
     """The private answers that may be shared, by key (bounded; lost on restart)."""
 
     def __init__(self, size: int = 1000) -> None:
-        self._size = size
+        self.size = size
         self._answers: OrderedDict[str, SharedAnswer] = OrderedDict()
 
     def keep(self, answer: SharedAnswer) -> str:
         key = secrets.token_hex(8)
         self._answers[key] = answer
-        while len(self._answers) > self._size:
+        while len(self._answers) > self.size:
             self._answers.popitem(last=False)
         return key
 

@@ -63,13 +63,13 @@ class CitationMemory:
     """The citations of recent answers, by task id (bounded; lost on restart)."""
 
     def __init__(self, size: int = 2000) -> None:
-        self._size = size
+        self.size = size
         self._citations: OrderedDict[str, list[Citation]] = OrderedDict()
 
     def remember(self, task_id: str, citations: list[Citation]) -> None:
         self._citations[task_id] = list(citations)
         self._citations.move_to_end(task_id)
-        while len(self._citations) > self._size:
+        while len(self._citations) > self.size:
             self._citations.popitem(last=False)
 
     def get(self, task_id: str) -> list[Citation] | None:
