@@ -65,7 +65,7 @@ from bot.daily.planner import SchedulerConfig, Tick, TickReport  # noqa: E402
 from devtools.discord import Harness  # noqa: E402
 from devtools.discord.fixtures import harness_settings  # noqa: E402
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
-from tests.conftest_db import admin_execute  # noqa: E402
+from tests.support.databases import admin_execute  # noqa: E402
 
 # The tick: 12:00 UTC on Monday 15 June 2026. Every zone but the last two is on 2026-06-15 then;
 # Auckland (00:00) and Kiritimati (02:00) are already on 2026-06-16.

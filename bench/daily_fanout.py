@@ -79,7 +79,7 @@ from bot.storage.models import DailyClaimRow, DailyScheduleRow  # noqa: E402
 from cogs.daily.post import nonce_of  # noqa: E402
 from devtools.discord_standin import Channel, StandIn, shard_of  # noqa: E402
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402
-from tests.real_run import START_TIMEOUT, BotProcess, bot_env  # noqa: E402
+from tests.support.real_run import START_TIMEOUT, BotProcess, bot_env  # noqa: E402
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

@@ -1,4 +1,4 @@
-"""Soak, longer: the workload of ``tests/test_soak.py`` for minutes, measured per round.
+"""Soak, longer: the workload of ``tests/e2e/test_soak.py`` for minutes, measured per round.
 
 Run by hand from the repository root (offline):
 

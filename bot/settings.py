@@ -15,7 +15,7 @@ from bot.storage import DEFAULT_DATABASE_URL
 
 DEFAULT_OAUTH_ISSUER = "https://www.magisterium.com"
 # discord.py 2.7 speaks API v10 only (discord.http.INTERNAL_API_VERSION; this layer imports no
-# discord, so tests/test_discord_endpoints.py keeps the two equal).
+# discord, so tests/bot/app/test_discord_endpoints.py keeps the two equal).
 DISCORD_API_PATH = "/api/v10"
 DEFAULT_DISCORD_API_BASE_URL = f"https://discord.com{DISCORD_API_PATH}"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}

@@ -61,37 +61,37 @@ class Group:
 GROUPS: dict[str, Group] = {
     "a2a": Group(
         sources=("bot/a2a/errors.py", "bot/a2a/retry.py"),
-        tests=("tests/test_a2a_errors.py", "tests/test_a2a_retry.py"),
+        tests=("tests/bot/a2a/test_errors.py", "tests/bot/a2a/test_retry.py"),
     ),
     "split": Group(
         sources=("bot/render/split.py",),
-        tests=("tests/test_render_split.py",),
+        tests=("tests/bot/render/test_split.py",),
     ),
     "daily": Group(
         sources=("bot/daily/clock.py", "bot/daily/schedule.py"),
-        tests=("tests/test_daily_clock.py",),
+        tests=("tests/bot/daily/test_clock.py",),
     ),
     "window": Group(
         sources=("bot/limits/window.py",),
-        tests=("tests/test_limits_window.py",),
+        tests=("tests/bot/limits/test_window.py",),
     ),
     "services": Group(
         sources=("bot/services/*.py",),
         tests=(
-            "tests/test_services_behaviour.py",
-            "tests/test_upstream_retry_budget.py",
-            "tests/test_cache_single_flight.py",
+            "tests/bot/services/test_magisterium_service.py",
+            "tests/e2e/test_upstream_retry_budget.py",
+            "tests/bot/cache/test_single_flight.py",
         ),
     ),
     "accounts": Group(
         sources=("bot/accounts/*.py",),
         tests=(
-            "tests/test_accounts_behaviour.py",
-            "tests/test_accounts_crypto.py",
-            "tests/test_accounts_quota.py",
-            "tests/test_accounts_registry.py",
-            "tests/test_accounts_cli.py",
-            "tests/test_key_rotation.py",
+            "tests/bot/accounts/test_accounts.py",
+            "tests/bot/accounts/test_crypto.py",
+            "tests/bot/accounts/test_quota.py",
+            "tests/bot/accounts/test_registry.py",
+            "tests/bot/cli/test_accounts_cli.py",
+            "tests/bot/accounts/test_key_rotation.py",
         ),
     ),
 }

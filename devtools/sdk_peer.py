@@ -4,7 +4,7 @@ Nobody on this project wrote the server side: the SDK's own JSON-RPC dispatcher,
 handler and task store answer, with its v0.3 compatibility layer switched on so that
 ``message/send``, ``tasks/get`` and parts with ``kind`` are understood. Only the agent logic
 is ours: :class:`CatholicQAExecutor` (one fixed catholic_qa answer, what the benchmark serves)
-and ``tests.sdk_skills.MagisteriumExecutor`` (all ten skills, with the fake's content).
+and ``tests.support.sdk_skills.MagisteriumExecutor`` (all ten skills, with the fake's content).
 
 Used by the interop tests and ``bench/a2a_client.py`` over loopback TCP
 (:func:`running_sdk_server`, uvicorn), or in-process through :func:`build_app`.
@@ -173,7 +173,7 @@ async def running_sdk_server(
     )
     server = uvicorn.Server(config)
     # The SDK logs each call's headers at DEBUG, bearer token included: a real server's logs,
-    # not the bot's, so they stay out of the run's log guard (tests/log_guard.py).
+    # not the bot's, so they stay out of the run's log guard (tests/support/log_guard.py).
     sdk_logger = logging.getLogger("a2a")
     sdk_level = sdk_logger.level
     sdk_logger.setLevel(max(sdk_level, logging.INFO))

@@ -11,9 +11,9 @@ from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, runnin
 
 pytest_plugins = (
     "devtools.discord.fixtures",
-    "tests.conftest_db",
-    "tests.log_guard",
-    "tests.conformance",
+    "tests.support.databases",
+    "tests.support.log_guard",
+    "tests.support.conformance",
 )
 
 
@@ -22,7 +22,7 @@ def fake() -> Iterator[FakeMagisterium]:
     fake = FakeMagisterium()
     yield fake
     # A plugin module: imported after registration.
-    from tests.log_guard import remember_questions, remember_tokens
+    from tests.support.log_guard import remember_questions, remember_tokens
 
     remember_tokens({request.token for request in fake.requests})
     remember_questions(fake.requests)

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import REPO
+
+ROOT = REPO
 
 # What each part of bot/ may import from the rest of bot/, from the bottom up.
 MAY_IMPORT: dict[str, set[str]] = {

@@ -83,7 +83,7 @@ def paragraphs(*texts: str) -> str:
     return "\n".join(f"<p>{inline(text)}</p>" for text in texts)
 
 
-# Colours (WCAG contrast, text ≥ 4.5:1; measured, see tests/test_web_pages.py):
+# Colours (WCAG contrast, text ≥ 4.5:1; measured, see tests/bot/web/test_pages.py):
 #   light: text #1f2328 on #ffffff 15.8:1 (on the #f3f4f8 panels 14.4:1);
 #          links #3b45b5 7.8:1; button white on #4752c4 6.4:1 (hover #3b44a8 8.2:1);
 #          on the result panel (#f3f4f8): success #116329 6.7:1, failure #b42318 6.0:1.

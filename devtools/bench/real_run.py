@@ -3,9 +3,9 @@ the daily fan-out bench): ``python -m bot run`` (or the floor, :mod:`devtools.be
 as shard processes on the Discord stand-in, a fresh PostgreSQL database, Redis, linked tokens,
 and what ``/proc`` says of each process (CPU, RSS).
 
-Unlike ``tests/real_run.py`` (which reads each child's log as it is written, so that a test can
-await a line), a bench's children write their logs straight to files: the bench's own event
-loop, which also serves the stand-in, does no work for them.
+Unlike ``tests/support/real_run.py`` (which reads each child's log as it is written, so
+that a test can await a line), a bench's children write their logs straight to files: the
+bench's own event loop, which also serves the stand-in, does no work for them.
 
 API:
 

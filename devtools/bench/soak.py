@@ -1,6 +1,6 @@
 """The soak workload: many people using every part of the bot at once, with random faults.
 
-Used by ``tests/test_soak.py`` (bounded, in the normal suite) and ``bench/soak.py`` (longer).
+Used by ``tests/e2e/test_soak.py`` (bounded, in the normal suite) and ``bench/soak.py`` (longer).
 Each round sends batches of interactions through a started :class:`~devtools.discord.Harness`,
 ``concurrency`` at a time with ``asyncio.gather`` (distinct people within a batch, so nobody
 has two interactions in flight): the five skill commands, DM questions, the "Ask Magisterium"

@@ -1,6 +1,6 @@
 """The public Agent Card: at /.well-known/agent.json, where Magisterium documents it, and at
 /.well-known/agent-card.json, A2A v0.3's well-known path. Valid per a2a-sdk's v0.3 AgentCard
-(tests/test_cli_check.py checks it) and listing every skill the fake serves."""
+(tests/bot/cli/test_check.py checks it) and listing every skill the fake serves."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A seam for watching the fake's exchanges: every A2A POST and the reply it got.
 
-Tests check the wire against a reference (``tests/conformance.py``); nothing in the fake
+Tests check the wire against a reference (``tests/support/conformance.py``); nothing in the fake
 depends on who watches, and with no observer registered ``notify`` costs one list check.
 
     with observing(seen.append):

@@ -1,0 +1,125 @@
+"""Settings come from the environment; the CLI fails clearly without what it needs."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from bot.__main__ import main
+from bot.accounts import MissingEncryptionKey, TokenCipher, TokenRegistry, generate_key
+from bot.app import create_bot
+from bot.settings import Settings
+from bot.storage import Database
+from tests.support.paths import REPO
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-secret-1")
+    monkeypatch.setenv("MAGISTERIUM_API_URL", "http://127.0.0.1:9/api/v1/a2a")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "2, 3")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.magisterium_api_url == "http://127.0.0.1:9/api/v1/a2a"
+    assert settings.shard_count == 4 and settings.shard_ids == [2, 3]
+    assert "discord-secret-1" not in repr(settings) and "discord-secret-1" not in str(settings)
+
+
+def test_bot_takes_shards_and_silences_mentions() -> None:
+    bot = create_bot(Settings(_env_file=None, shard_count=4, shard_ids=[1, 3]))  # type: ignore[call-arg]
+    assert bot.shard_count == 4 and bot.shard_ids == [1, 3]
+    assert bot.allowed_mentions is not None
+    assert bot.allowed_mentions.to_dict() == {"parse": []}
+    assert not bot.intents.message_content and not bot.intents.members
+
+
+@pytest.mark.parametrize("command", ["run", "sync"])
+def test_commands_needing_discord_say_which_setting_is_missing(
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([command]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_invalid_settings_are_one_readable_line(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SHARD_COUNT", "zero")
+    assert main(["sync"]) == 2
+    err = capsys.readouterr().err
+    assert "SHARD_COUNT" in err and "Traceback" not in err
+
+
+def test_sync_parser_takes_a_guild() -> None:
+    from bot.__main__ import build_parser
+
+    args = build_parser().parse_args(["sync", "--guild", "123"])
+    assert args.guild == 123
+
+
+async def _database_with_a_token_under_a_lost_key(tmp_path: Path) -> str:
+    """A database URL whose one stored token was encrypted with a key nobody has any more."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    async with Database(url) as db:
+        await db.migrate()
+        registry = TokenRegistry(db, TokenCipher.from_setting(generate_key()))
+        await registry.link(42, SecretStr("pro-stored-token"))
+    return url
+
+
+async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> None:
+    url = await _database_with_a_token_under_a_lost_key(tmp_path)
+    bot = create_bot(Settings(_env_file=None, database_url=url, token_encryption_key=None))  # type: ignore[call-arg]
+    await bot._async_setup_hook()  # what login() runs first
+    with pytest.raises(MissingEncryptionKey, match="TOKEN_ENCRYPTION_KEY is not set"):
+        await bot.setup_hook()
+    await bot.close()
+
+
+def test_run_refuses_to_start_with_stored_tokens_and_no_key(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = asyncio.run(_database_with_a_token_under_a_lost_key(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used-discord-is-never-reached")
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.delenv("TOKEN_ENCRYPTION_KEY", raising=False)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "TOKEN_ENCRYPTION_KEY is not set" in err and "Traceback" not in err
+
+
+def test_env_example_documents_every_setting() -> None:
+
+    from bot.settings import Settings
+
+    example = (REPO / ".env.example").read_text(encoding="utf-8")
+    documented = {
+        line.lstrip("# ").split("=", 1)[0]
+        for line in example.splitlines()
+        if "=" in line and line.lstrip("# ").split("=", 1)[0].isupper()
+    }
+    assert {name.upper() for name in Settings.model_fields} <= documented
+
+
+def test_readme_quick_start_and_install_permissions_match_the_code() -> None:
+
+    from bot.app.invite import BOT_PERMISSIONS, SCOPES, invite_url
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("```", 2)[1]
+    assert 'python -m bot console -c "/ask question:' in quick_start
+    assert "python -m devtools test" in quick_start
+    assert f"permissions **{BOT_PERMISSIONS.value}**" in readme
+    assert " ".join(SCOPES) in readme
+    assert invite_url(1).replace("client_id=1", "client_id=<APPLICATION_ID>") in readme

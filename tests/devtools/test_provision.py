@@ -1,0 +1,155 @@
+"""`python -m devtools test` provides what the suite needs, and says what it could not."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from devtools.provision import CHROMEDRIVER, CHROMIUM, Machine, provision
+from tests.support.paths import REPO
+
+ROOT = REPO
+
+
+class FakeMachine:
+    """A machine described by what it has; every command run is recorded, none executed."""
+
+    def __init__(
+        self,
+        *,
+        root: bool = True,
+        sudo: bool = False,
+        programs: Sequence[str] = ("apt-get", "pg_isready", "redis-cli", "redis-server"),
+        files: Sequence[Path] = (),
+        failing: Sequence[str] = (),
+        postgres_up: bool = True,
+        redis_up: bool = True,
+    ) -> None:
+        self.root, self.sudo = root, sudo
+        self.programs = set(programs) | ({"sudo"} if sudo else set())
+        self.files = set(files)
+        self.failing = set(failing)
+        self.postgres_up, self.redis_up = postgres_up, redis_up
+        self.ran: list[list[str]] = []
+
+    def run(self, argv: Sequence[str]) -> int:
+        argv = list(argv)
+        self.ran.append(argv)
+        command = [word for word in argv if word not in ("sudo", "-n", "env")]
+        if argv[:3] == ["sudo", "-n", "true"]:
+            return 0 if self.sudo else 1
+        if any(word in self.failing for word in command):
+            return 1
+        if "install" in command:
+            self.files |= {CHROMIUM, CHROMEDRIVER}
+        if "pg_ctlcluster" in command:
+            self.postgres_up = True
+        if command[0] == "pg_isready":
+            return 0 if self.postgres_up else 2
+        if command[0] == "redis-cli":
+            return 0 if self.redis_up else 1
+        return 0
+
+    def machine(self) -> Machine:
+        return Machine(
+            run=self.run,
+            which=lambda name: f"/usr/bin/{name}" if name in self.programs else None,
+            exists=lambda path: path in self.files or path == Path("/etc/postgresql"),
+            is_root=lambda: self.root,
+            listdir=lambda path: ["15"],
+        )
+
+
+def _commands(fake: FakeMachine, program: str) -> list[list[str]]:
+    return [argv for argv in fake.ran if program in argv]
+
+
+def test_a_ready_machine_is_left_alone() -> None:
+    fake = FakeMachine(files=(CHROMIUM, CHROMEDRIVER))
+    report = provision(fake.machine())
+    assert report.provided == [] and report.missing == []
+    assert _commands(fake, "apt-get") == [] and _commands(fake, "pg_ctlcluster") == []
+
+
+def test_a_missing_browser_is_installed_by_root_without_recommends() -> None:
+    fake = FakeMachine()
+    report = provision(fake.machine())
+    update, install = _commands(fake, "apt-get")
+    assert update[:2] == ["apt-get", "update"]
+    assert install[:2] == ["env", "DEBIAN_FRONTEND=noninteractive"]
+    assert install[-4:] == [
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+        "fonts-liberation",
+    ]
+    assert report.provided == ["Chromium and chromedriver (apt-get)"]
+
+
+def test_without_root_it_uses_passwordless_sudo() -> None:
+    fake = FakeMachine(root=False, sudo=True)
+    provision(fake.machine())
+    assert all(argv[:2] == ["sudo", "-n"] for argv in _commands(fake, "apt-get"))
+
+
+def test_without_root_or_sudo_it_says_so_and_installs_nothing() -> None:
+    fake = FakeMachine(root=False, sudo=False)
+    report = provision(fake.machine())
+    assert _commands(fake, "apt-get") == []
+    [missing] = report.missing
+    assert "not root and no passwordless sudo" in missing
+    assert "chromium chromium-driver fonts-liberation" in missing
+    assert report.lines() == [f"NOT PROVIDED: {missing}"]
+
+
+def test_a_failed_install_is_reported_not_hidden() -> None:
+    fake = FakeMachine(failing=("install",))
+    report = provision(fake.machine())
+    assert report.provided == []
+    assert report.missing == ["Chromium and chromedriver: apt-get failed (see its output above)"]
+
+
+def test_stopped_postgres_and_redis_are_started() -> None:
+    fake = FakeMachine(files=(CHROMIUM, CHROMEDRIVER), postgres_up=False, redis_up=False)
+    report = provision(fake.machine())
+    [start] = _commands(fake, "pg_ctlcluster")
+    assert start[-3:] == ["15", "main", "start"]
+    [redis] = _commands(fake, "redis-server")
+    assert (
+        redis[redis.index("--bind") + 1] == "127.0.0.1" and redis[redis.index("--save") + 1] == ""
+    )
+    assert report.provided == ["PostgreSQL 15 started", "Redis started"]
+
+
+def test_services_that_are_not_installed_are_named() -> None:
+    fake = FakeMachine(files=(CHROMIUM, CHROMEDRIVER), programs=("apt-get",))
+    report = provision(fake.machine())
+    assert [line.split(" is not installed")[0] for line in report.missing] == [
+        "PostgreSQL",
+        "Redis",
+    ]
+
+
+def test_the_command_runs_pytest_with_its_arguments() -> None:
+    """The real command (told to install nothing): pytest gets the arguments after ``test``."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "devtools",
+            "test",
+            "--no-provision",
+            "--collect-only",
+            "-q",
+            "tests/devtools/test_provision.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "test_the_command_runs_pytest_with_its_arguments" in done.stdout
