@@ -128,10 +128,13 @@ def provide_redis(machine: Machine, report: Report) -> None:
         report.missing.append("Redis is installed but did not start (see its output above)")
 
 
-def provision(machine: Machine | None = None) -> Report:
+def provision(machine: Machine | None = None, *, browser: bool = True) -> Report:
+    """Provide what the suite needs; ``browser=False`` (the quick tier, which has no browser
+    test) leaves Chromium alone."""
     machine = machine or Machine()
     report = Report()
-    provide_browser(machine, report)
+    if browser:
+        provide_browser(machine, report)
     provide_postgres(machine, report)
     provide_redis(machine, report)
     return report

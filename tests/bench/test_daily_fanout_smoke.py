@@ -20,13 +20,13 @@ from sqlalchemy.engine import URL
 from bot.daily import Feed
 from tests.support.paths import REPO
 from tests.support.real_run import START_TIMEOUT
+from tests.support.workers import REDIS_URL
 
-pytestmark = pytest.mark.real_run
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 BENCH = REPO / "bench" / "daily_fanout.py"
 # A Redis database of the smoke run's own: a bench run by hand meanwhile (on its default, /9)
 # cannot serve it today's content from the cache, nor it the bench.
-REDIS_URL = "redis://127.0.0.1:6379/10"
 
 
 def bench_module() -> ModuleType:

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import REPO
+from tests.support.workers import REDIS_URL
 
-pytestmark = pytest.mark.real_run
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 ROOT = REPO
 BENCH = ROOT / "bench" / "real_run_load.py"
@@ -43,6 +45,7 @@ async def test_real_run_load_bench_completes_with_every_interaction_answered(
             *TINY,
             f"--json={figures}",
             cwd=ROOT,
+            env={**os.environ, "BENCH_REDIS_URL": REDIS_URL},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )

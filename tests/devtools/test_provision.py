@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from devtools.__main__ import pytest_command, pytest_environment
 from devtools.provision import CHROMEDRIVER, CHROMIUM, Machine, provision
 from tests.support.paths import REPO
 
@@ -153,3 +154,30 @@ def test_the_command_runs_pytest_with_its_arguments() -> None:
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "test_the_command_runs_pytest_with_its_arguments" in done.stdout
+
+
+def test_the_quick_tier_installs_no_browser() -> None:
+    fake = FakeMachine(programs=("apt-get", "pg_isready", "redis-cli"))
+    report = provision(fake.machine(), browser=False)
+    assert _commands(fake, "apt-get") == []
+    assert report.missing == []
+
+
+def test_pytest_runs_a_worker_per_core_unless_the_caller_chose() -> None:
+    assert pytest_command(["tests/bot"], quick=False)[1:] == [
+        "-m", "pytest", "-n", "auto", "--dist", "worksteal", "tests/bot",
+    ]  # fmt: skip
+    for chosen in (["-n", "0"], ["-n0"], ["--numprocesses=1"], ["-p", "no:xdist"], ["--pdb"]):
+        assert "auto" not in pytest_command(chosen, quick=False), chosen
+    assert pytest_command(["-p", "no:randomly"], quick=False)[3:5] == ["-n", "auto"]
+
+
+def test_quick_leaves_out_the_slow_tier() -> None:
+    command = pytest_command(["-x"], quick=True)
+    assert command[-3:] == ["-m", "not slow", "-x"]
+    assert "not slow" not in pytest_command([], quick=False)
+
+
+def test_pytest_runs_with_the_bytecode_cache_on() -> None:
+    environment = pytest_environment({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin"})
+    assert environment == {"PATH": "/usr/bin"}

@@ -32,7 +32,7 @@ from tests.support.real_run import (
     running_bot,
 )
 
-pytestmark = pytest.mark.real_run
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 # Each test: a bot's cold start, then its faults and answers (a re-identify waits 5 s in
 # discord.py; a 5xx retry 1 s).

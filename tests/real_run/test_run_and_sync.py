@@ -26,7 +26,7 @@ from tests.support.real_run import (
     seed_daily_post,
 )
 
-pytestmark = pytest.mark.real_run
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 
 @pytest.fixture

@@ -61,11 +61,11 @@ from tests.support.real_run import (
     running_bot,
     seed_daily_post,
 )
+from tests.support.workers import REDIS_URL
 
-pytestmark = pytest.mark.real_run
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 SHARDS = 2
-REDIS_URL = "redis://127.0.0.1:6379/0"
 DISCORD_EPOCH_MS = 1_420_070_400_000
 # Magisterium's Pro limits, the bot's defaults and the fake's: nothing here lowers them.
 PER_MINUTE, QA_PER_MINUTE, WINDOW = 15, 2, 60.0

@@ -18,9 +18,9 @@ from redis.asyncio import Redis
 from bot.accounts import AccountCache, RedisVersions, TokenCipher, TokenRegistry
 from bot.accounts.registry import LinkedAccount
 from bot.storage import Database
+from tests.support.account_caches import Reads, reads_fixture, redis_fixture, ticks, token_of
 from tests.support.databases import closed_port
 from tests.support.fakes import FakeClock
-from tests.support.redis_keys import Reads, reads_fixture, redis_fixture, ticks, token_of
 
 USER = 4242
 OTHER = 5151

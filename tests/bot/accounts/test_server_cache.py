@@ -28,8 +28,8 @@ from tests.cogs.server.test_server_commands import (
     probe,
     services_of,
 )
+from tests.support.account_caches import Reads, reads_fixture, redis_fixture, ticks, token_of
 from tests.support.fakes import FakeClock
-from tests.support.redis_keys import Reads, reads_fixture, redis_fixture, ticks, token_of
 
 GUILD = 777_000_111
 ADMIN_ID = 4242

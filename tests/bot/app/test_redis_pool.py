@@ -13,8 +13,8 @@ from redis.asyncio import BlockingConnectionPool
 from bot.app.composition import REDIS_MAX_CONNECTIONS, open_services
 from bot.settings import Settings
 from devtools.fake_magisterium import RunningFakeServer
+from tests.support.workers import REDIS_URL
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 IN_FLIGHT = 400  # more than redis-py's default pool of 100, and than the cap this pool keeps
 
 

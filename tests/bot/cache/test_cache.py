@@ -14,6 +14,7 @@ from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium
 from tests.support.embed_parts import assert_shown
 from tests.support.fakes import FakeClock
+from tests.support.workers import REDIS_URL
 
 
 async def test_local_cache_expires_entries_and_keeps_a_size_bound() -> None:
@@ -30,7 +31,7 @@ async def test_local_cache_expires_entries_and_keeps_a_size_bound() -> None:
 
 @pytest.fixture
 async def redis_cache() -> AsyncIterator[RedisCache]:
-    redis = Redis.from_url("redis://127.0.0.1:6379/0")
+    redis = Redis.from_url(REDIS_URL)
     prefix = f"test-cache-{uuid.uuid4().hex}"
     yield RedisCache(redis, prefix=prefix)
     keys = [key async for key in redis.scan_iter(f"{prefix}:*")]

@@ -30,11 +30,11 @@ from tests.support.held_upstream import (
     WatchedRedisCache,
     running_held_fake_server,
 )
+from tests.support.workers import REDIS_URL
 
 DAY = dt.date(2026, 3, 19)
 SKILL = "saints_of_the_day"
 QUERY = DAY.isoformat()
-REDIS_URL = "redis://127.0.0.1:6379/0"
 METRIC = "magisterium_bot_cache_requests_total"
 GUARD = 30.0  # against a hang only: every wait below ends on an event long before
 

@@ -12,8 +12,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.limits import Limiter, LimiterConfig, RedisBackend
 from bot.limits.window import BASIC, QA, Pools
+from tests.support.workers import REDIS_URL
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 KEY = "token-1"
 POOLS = Pools(basic=3, qa=1, window=61.0)
 

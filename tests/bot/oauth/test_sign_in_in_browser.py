@@ -29,6 +29,8 @@ from tests.support.embed_parts import assert_shown, shown
 from tests.support.oauth_server import CONSENT_TITLE, OAuthTestServer, running_oauth_server
 from tests.support.sign_in import link_button
 
+pytestmark = pytest.mark.slow
+
 sign_in_settings = sign_in_support.sign_in_settings
 harness_overrides = sign_in_support.harness_overrides
 

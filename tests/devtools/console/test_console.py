@@ -405,6 +405,7 @@ async def test_with_magisterium_token_it_uses_that_endpoint_and_database(
             "the database is unavailable: cannot connect to it",
         ),
     ],
+    ids=["unsupported-driver", "database-down"],  # the port differs in each xdist worker
 )
 def test_a_bot_that_cannot_start_is_one_line_and_exit_2(
     tmp_path: Path,

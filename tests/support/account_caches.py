@@ -17,8 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from tests.support.fakes import FakeClock
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from tests.support.workers import REDIS_URL
 
 
 class Reads:
