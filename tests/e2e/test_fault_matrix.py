@@ -1,29 +1,36 @@
-"""The fault matrix: every fault the fake Magisterium can produce, crossed with every way a
-person asks the bot something (the skill and lookup commands, a DM question, "Ask
-Magisterium", a related-question button).
+"""The fault matrix, end to end: one cell per way of asking × class of fault, each through the
+real path (a whole bot, a migrated database, the fake Magisterium on a loopback port and real
+INTERACTION_CREATE payloads), so that every way a person asks the bot something (the skill
+and lookup commands, a DM question, "Ask Magisterium", a related-question button) shows each
+kind of outcome at least once:
+
+- answered after a transient fault the client rightly retried (with the same messageId), the
+  retry's answer itself in one of the shapes the fake can give (hostile mentions, a Message
+  result, file parts, a bare Message, an answer found by polling a working task, a huge one);
+- told why, in an explanation titled as the unit tables say, with Magisterium's words quoted
+  where it gave any (a refused token, a plan, a request not accepted, upstream trouble, a
+  malformed reply, a failed, canceled, unfinished or auth-required task);
+- rate limited: the token is rightly paused and the next person is told to wait, with a number;
+- Magisterium's own words: ``rejected`` privately, as its answer; ``input-required`` as its
+  question back with a way to reply where questions are asked, an explanation elsewhere;
+- and, set up differently, connect refused (a closed port), a read timeout (an upstream slower
+  than the deadline) and a limiter that cannot admit within the wait budget.
 
 In every cell the person gets a response at once (deferred or answered, never left
-"thinking…"), exactly one clear message (an embed with a title: the explanation, or the answer
-when the client rightly retried a transient fault), no traceback text in anything sent, inert
-mentions, no exception the event loop had to report, and the next command is answered
-normally — except after a 429, when the token is rightly paused and the next person is told to
-wait, with a number.
+"thinking…"), exactly one clear message (an embed with a title), no traceback text in anything
+sent, inert mentions, no exception the event loop had to report, and the next command is
+answered normally (told to wait, after a 429).
 
-Every A2A task state has its cell too: ``rejected`` is Magisterium's own words, privately, shown
-as its answer (not an error); ``input-required`` is Magisterium's question back, with a way to
-reply where questions are asked (a Reply button, or the next DM), and the question with advice
-elsewhere; ``auth-required`` is the relink message; the rest are explanations with
-Magisterium's words quoted.
-
-Faults that need the bot set up differently have a class of their own: connect refused (a
-closed port), a read timeout (an upstream slower than the deadline) and a limiter that cannot
-admit within the wait budget.
+Which fault gives which words, retries and token state, fault by fault, is stated below this
+level: tests/bot/services/test_user_errors.py (the words), tests/bot/a2a/test_client_faults.py
+(retries, envelopes, exception classes) and the token table in
+tests/bot/services/test_magisterium_service.py. devtools/fault_mutants.py shows that these and
+this matrix kill every mutant of the error path the former 509-cell matrix killed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,10 +148,11 @@ def check_told_to_wait(shown: Shown) -> None:
 class Case:
     name: str
     fault: Fault
-    expect: str  # the error embed's title, or ANSWER
+    expect: str  # the error embed's title, or ANSWER, DECLINED, ASKED_BACK
     params: dict[str, Any] = field(default_factory=dict)
     says: str | None = None  # also in the embed's text
     asked: str | None = None  # the expectation where questions are asked (/ask, menu, DM…)
+    then: tuple[Fault, dict[str, Any]] | None = None  # the retry's answer, in this shape
 
     def expected(self, entry: str) -> str:
         return self.asked if self.asked is not None and entry in QA_ENTRY_POINTS else self.expect
@@ -163,83 +171,95 @@ def task_state(state: str, message: str = "", **params: Any) -> dict[str, Any]:
     return {"state": state, "message": message, **params}
 
 
-CASES = [
-    Case("401", Fault.UNAUTHORIZED, REFUSED),
-    Case("403", Fault.PLAN_REQUIRED, PLAN),
-    Case("429-retryAfter", Fault.RATE_LIMITED, SLOW_DOWN, {"retry_after": 45}, IN_45),
-    Case("429-Retry-After-header", Fault.RATE_LIMITED, SLOW_DOWN, RETRY_AFTER_HEADER, IN_45),
-    Case("rpc-32603-internal", Fault.INTERNAL_ERROR, ANSWER),
-    Case("rpc-32602-invalid-params", Fault.INVALID_PARAMS, NOT_ACCEPTED),
-    Case("rpc-32001-task-not-found", Fault.TASK_NOT_FOUND, TROUBLE),
-    Case("rpc-32002-skill-not-found", Fault.SKILL_NOT_FOUND, NOT_ACCEPTED),
-    Case("rpc-32700-parse-error", Fault.PARSE_ERROR, TROUBLE),
-    Case("rpc-32600-invalid-request", Fault.INVALID_REQUEST, TROUBLE),
-    Case("rpc-32601-method-not-found", Fault.METHOD_NOT_FOUND, TROUBLE),
-    Case("unknown-code", Fault.UNKNOWN_CODE, TROUBLE),
-    Case("failed-task", Fault.FAILED_TASK, COULD_NOT, says=FAILED_REASON),
-    Case(
+def retried(name: str, fault: Fault, then: Fault, **then_params: Any) -> Case:
+    return Case(f"{name}-then-{then}", fault, ANSWER, then=(then, then_params))
+
+
+# Answered after a transient fault, the retry's answer in one of the fake's shapes.
+ANSWERED = {
+    "ask": retried("rpc-32603", Fault.INTERNAL_ERROR, Fault.HUGE_ANSWER),
+    "search": retried("html-502", Fault.HTML_502, Fault.MENTIONS_ANSWER),
+    "document": retried("http-500", Fault.HTTP_500, Fault.MESSAGE_RESULT),
+    "readings": retried("dropped", Fault.DROP_CONNECTION, Fault.FILE_PARTS),
+    "saints": retried("rpc-32603", Fault.INTERNAL_ERROR, Fault.NOT_A_TASK),
+    "saint": retried(
+        "html-502", Fault.HTML_502, Fault.TASK_STATE, **task_state("working", polls=1)
+    ),
+    "pope": retried("http-500", Fault.HTTP_500, Fault.MENTIONS_ANSWER),
+    "clergy": retried("dropped", Fault.DROP_CONNECTION, Fault.MESSAGE_RESULT),
+    "diocese": retried("rpc-32603", Fault.INTERNAL_ERROR, Fault.FILE_PARTS),
+    "dm": retried("html-502", Fault.HTML_502, Fault.HUGE_ANSWER),
+    "context_menu": retried("http-500", Fault.HTTP_500, Fault.MENTIONS_ANSWER),
+    "related": retried("dropped", Fault.DROP_CONNECTION, Fault.NOT_A_TASK),
+}
+RATE_LIMITED = Case("429-retryAfter", Fault.RATE_LIMITED, SLOW_DOWN, {"retry_after": 45}, IN_45)
+RATE_LIMITED_HEADER = Case("429-header", Fault.RATE_LIMITED, SLOW_DOWN, RETRY_AFTER_HEADER, IN_45)
+RATE_LIMITED_NO_WAIT = Case("429-no-wait", Fault.RATE_LIMITED_NO_WAIT, SLOW_DOWN)
+# Told why: each entry point one class of explanation, every class at some entry point.
+TOLD = {
+    "ask": RATE_LIMITED,
+    "search": Case("401", Fault.UNAUTHORIZED, REFUSED),
+    "document": Case("403", Fault.PLAN_REQUIRED, PLAN),
+    "readings": Case("rpc-32602", Fault.INVALID_PARAMS, NOT_ACCEPTED),
+    "saints": Case("http-404", Fault.HTTP_404, TROUBLE),
+    "saint": Case("garbage-body", Fault.GARBAGE_BODY, TROUBLE),
+    "pope": Case(
         "state-failed",
         Fault.TASK_STATE,
         COULD_NOT,
         task_state("failed", "index offline"),
         "index offline",
     ),
-    Case("state-rejected", Fault.TASK_STATE, DECLINED, task_state("rejected", REFUSAL), REFUSAL),
-    Case(
-        "state-input-required",
-        Fault.TASK_STATE,
-        NEEDS_DETAIL,
-        task_state("input-required", WHICH_ONE),
-        WHICH_ONE,
-        asked=ASKED_BACK,
-    ),
-    Case(
-        "state-auth-required", Fault.TASK_STATE, REFUSED, task_state("auth-required", SIGN_IN_AGAIN)
-    ),
-    Case(
+    "clergy": Case(
         "state-canceled",
         Fault.TASK_STATE,
         CANCELED,
         task_state("canceled", CANCELED_WHY),
         CANCELED_WHY,
     ),
-    # Still pending after the client's bounded tasks/get poll (shortened here: quick_polls).
-    Case("state-submitted", Fault.TASK_STATE, NOT_FINISHED, task_state("submitted")),
-    Case("state-working", Fault.TASK_STATE, NOT_FINISHED, task_state("working", "Still working.")),
-    Case("state-unknown", Fault.TASK_STATE, NOT_FINISHED, task_state("unknown")),
-    Case("state-working-then-done", Fault.TASK_STATE, ANSWER, task_state("working", polls=1)),
-    Case("message-result", Fault.MESSAGE_RESULT, ANSWER),
-    Case("file-parts", Fault.FILE_PARTS, ANSWER),
-    Case("wrong-response-id", Fault.WRONG_ID, TROUBLE),
-    Case("wrong-jsonrpc-version", Fault.WRONG_JSONRPC, TROUBLE),
-    Case("stock-a2a-32004-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32004}),
-    Case("stock-a2a-32003-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32003}),
-    Case("stock-a2a-32005-at-200", Fault.STOCK_A2A_CODE, TROUBLE, {"code": -32005}),
-    Case("html-403", Fault.HTML_403, TROUBLE),
-    Case("429-no-wait", Fault.RATE_LIMITED_NO_WAIT, SLOW_DOWN),
-    Case("html-502", Fault.HTML_502, ANSWER),
-    Case("http-500", Fault.HTTP_500, ANSWER),
-    Case("http-404", Fault.HTTP_404, TROUBLE),
-    Case("garbage-body", Fault.GARBAGE_BODY, TROUBLE),
-    Case("truncated-json", Fault.TRUNCATED_JSON, TROUBLE),
-    # A bare agent Message is a valid message/send result (Task | Message): the answer.
-    Case("not-a-task", Fault.NOT_A_TASK, ANSWER),
-    Case("dropped-connection", Fault.DROP_CONNECTION, ANSWER),
-    Case("huge-answer", Fault.HUGE_ANSWER, ANSWER),
-    Case("mentions-answer", Fault.MENTIONS_ANSWER, ANSWER),
+    "diocese": Case(
+        "state-working", Fault.TASK_STATE, NOT_FINISHED, task_state("working", "Still working.")
+    ),
+    "dm": RATE_LIMITED_NO_WAIT,
+    "context_menu": Case(
+        "state-auth-required", Fault.TASK_STATE, REFUSED, task_state("auth-required", SIGN_IN_AGAIN)
+    ),
+    "related": RATE_LIMITED_HEADER,
+}
+DECLINED_CASE = Case(
+    "state-rejected", Fault.TASK_STATE, DECLINED, task_state("rejected", REFUSAL), REFUSAL
+)
+ASKED_BACK_CASE = Case(
+    "state-input-required",
+    Fault.TASK_STATE,
+    NEEDS_DETAIL,
+    task_state("input-required", WHICH_ONE),
+    WHICH_ONE,
+    asked=ASKED_BACK,
+)
+MORE = [
+    # The token paused and the next person told to wait, at more of the ways to ask.
+    (RATE_LIMITED, "search"),
+    (RATE_LIMITED_NO_WAIT, "context_menu"),
+    # Magisterium's own words: where questions are asked, and elsewhere.
+    (DECLINED_CASE, "ask"),
+    (DECLINED_CASE, "dm"),
+    (DECLINED_CASE, "document"),
+    (ASKED_BACK_CASE, "context_menu"),
+    (ASKED_BACK_CASE, "related"),
+    (ASKED_BACK_CASE, "dm"),
+    (ASKED_BACK_CASE, "pope"),
 ]
 PAUSES_THE_TOKEN = {Fault.RATE_LIMITED, Fault.RATE_LIMITED_NO_WAIT}
-# Retried by the client with the same messageId: the retry is what answers.
-TRANSIENT = {Fault.INTERNAL_ERROR, Fault.HTML_502, Fault.HTTP_500, Fault.DROP_CONNECTION}
-
-# The fake sends a huge answer only for catholic_qa: the other skills have no such cell.
-QA_ONLY = {Fault.HUGE_ANSWER}
 QA_ENTRY_POINTS = {"ask", "dm", "context_menu", "related"}
 
 CELLS = [
     pytest.param(case, entry, id=f"{case.name}-{entry}")
-    for case, entry in itertools.product(CASES, ENTRY_POINTS)
-    if case.fault not in QA_ONLY or entry in QA_ENTRY_POINTS
+    for case, entry in [
+        *[(ANSWERED[entry], entry) for entry in ENTRY_POINTS],
+        *[(TOLD[entry], entry) for entry in ENTRY_POINTS],
+        *MORE,
+    ]
 ]
 
 
@@ -250,6 +270,16 @@ def quick_polls(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(harness.bot.services.a2a, "_poll", policy)
 
 
+def test_every_way_of_asking_has_each_kind_of_cell() -> None:
+    assert set(ANSWERED) == set(TOLD) == set(ENTRY_POINTS)
+    for kind in PAUSES_THE_TOKEN:
+        assert any(case.fault is kind for case in TOLD.values())
+    assert {entry for case, entry in MORE if case is DECLINED_CASE} & QA_ENTRY_POINTS
+    assert {entry for case, entry in MORE if case is DECLINED_CASE} - QA_ENTRY_POINTS
+    assert {entry for case, entry in MORE if case is ASKED_BACK_CASE} - QA_ENTRY_POINTS
+    assert len(CELLS) == len(set(str(cell.id) for cell in CELLS))
+
+
 @pytest.mark.parametrize(("case", "entry"), CELLS)
 @pytest.mark.usefixtures("quick_polls")
 async def test_fault_gets_one_clear_message_and_the_next_command_works(
@@ -257,11 +287,16 @@ async def test_fault_gets_one_clear_message_and_the_next_command_works(
 ) -> None:
     ask = ENTRY_POINTS[entry]
     fake.faults.add(case.fault, method="message/send", **case.params)
+    if case.then is not None:
+        then, then_params = case.then
+        fake.faults.add(then, method="message/send", **then_params)
     shown = await ask(harness, harness.user(), 0)
     embed = check_expected(shown, case.expected(entry))
     assert case.says is None or case.says in str(embed.get("description")), embed
-    assert case.fault in fault_kinds_applied(fake), "the fault never reached the bot"
-    if case.fault in TRANSIENT:
+    applied = fault_kinds_applied(fake)
+    assert case.fault in applied, "the fault never reached the bot"
+    if case.then is not None:
+        assert case.then[0] in applied, "the retry's answer was not the one queued"
         assert_retried(fake)
 
     fake.faults.clear()
@@ -282,14 +317,16 @@ def assert_retried(fake: FakeMagisterium) -> None:
     retries = [
         request
         for request in fake.requests
-        if request.message_id == faulted.message_id and not request.faults
+        if request.message_id == faulted.message_id and request is not faulted
     ]
     assert len(retries) == 1 and retries[0].http_status == 200, fake.requests
 
 
 # --- faults that need the bot set up differently --------------------------------------------
 
-ENTRIES = [pytest.param(entry, id=entry) for entry in ENTRY_POINTS]
+
+def entries(*names: str) -> list[Any]:
+    return [pytest.param(name, id=name) for name in names]
 
 
 class TestConnectRefused:
@@ -307,7 +344,7 @@ class TestConnectRefused:
             "upstream_deadline_seconds": 0.5,  # bounds the client's retries of the refusal
         }
 
-    @pytest.mark.parametrize("entry", ENTRIES)
+    @pytest.mark.parametrize("entry", entries("search", "dm"))
     async def test_refused(
         self,
         harness: Harness,
@@ -331,7 +368,7 @@ class TestReadTimeout:
     def harness_overrides(self) -> dict[str, Any]:
         return {**ROOMY_QA, "upstream_deadline_seconds": 0.5}
 
-    @pytest.mark.parametrize("entry", ENTRIES)
+    @pytest.mark.parametrize("entry", entries("ask", "diocese"))
     async def test_read_timeout(
         self, harness: Harness, fake: FakeMagisterium, loop_errors: LoopErrors, entry: str
     ) -> None:
@@ -351,7 +388,7 @@ class TestSlowPastTheWaitBudget:
     def harness_overrides(self) -> dict[str, Any]:
         return {"rate_limit_per_minute": 1, "rate_limit_wait_seconds": 1.0}
 
-    @pytest.mark.parametrize("entry", ENTRIES)
+    @pytest.mark.parametrize("entry", entries("readings", "related"))
     async def test_limiter_busy(
         self, harness: Harness, fake: FakeMagisterium, loop_errors: LoopErrors, entry: str
     ) -> None:

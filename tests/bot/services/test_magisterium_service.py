@@ -1,28 +1,31 @@
-"""The service layer, case by case, without Discord: what a person is told for each failure,
-which token serves a request, what one attempt costs in the limiter, and how a skill call is
-routed (cache key, token, refresh once on a 401). Doubles stand in for the limiter, the
-registry, the cache and the skills; the DM conversation store runs on SQLite and PostgreSQL."""
+"""The service layer, case by case, without Discord: which token serves a request, what one
+attempt costs in the limiter, how a skill call is routed (cache key, token, refresh once on a
+401), and what each upstream fault leaves the token in (paused, marked invalid, untouched).
+What a person is told for each failure is in test_user_errors.py. Doubles stand in for the
+limiter, the registry, the cache and the skills; the DM conversation store runs on SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
 import logging
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
 from pydantic import SecretStr, TypeAdapter
 
-from bot.a2a import Skill, errors
+from bot.a2a import A2AClient, MagisteriumSkills, Skill, errors
 from bot.a2a.attempts import current_gate
 from bot.a2a.lookups import LookupKind
-from bot.accounts.errors import MissingEncryptionKey, QuotaExceeded, TokenDecryptionError
+from bot.accounts.errors import QuotaExceeded
 from bot.accounts.keys import token_key
 from bot.accounts.registry import LinkedAccount
-from bot.i18n import using_locale
 from bot.limits import Grant, LimiterBusy, LimiterClosed
 from bot.observability.metrics import Metrics
 from bot.services.admission import LimiterGate
@@ -38,247 +41,10 @@ from bot.services.tokens import (
     ScheduleTokenUnavailable,
     TokenChooser,
 )
-from bot.services.user_errors import (
-    LINK_HINT,
-    QuestionDeclined,
-    UserFacingError,
-    UserMessage,
-    message_for,
-    task_message,
-    try_again_in,
-)
-from bot.storage import Database, StorageUnavailable
-
-# --- what a person is told ---------------------------------------------------------------------
-
-RELINK = "Link your own Magisterium account with `/account link`."
-TROUBLE = UserMessage(
-    "Magisterium is having trouble",
-    "Its service answered with an error. Try again in a few minutes.",
-)
-NOT_ANSWERING = UserMessage(
-    "Magisterium is not answering", "It did not answer in time. Try again in a few minutes."
-)
-NOT_ACCEPTED = UserMessage(
-    "Magisterium did not accept that request", "Check what you typed and try again."
-)
-
-
-@pytest.mark.parametrize(
-    ("error", "expected"),
-    [
-        (
-            errors.Unauthorized("401"),
-            UserMessage(
-                "Your Magisterium token was refused",
-                f"It may have expired or been revoked. {RELINK}",
-            ),
-        ),
-        (
-            errors.AuthRequired("sign in"),
-            UserMessage(
-                "Your Magisterium token was refused",
-                f"It may have expired or been revoked. {RELINK}",
-            ),
-        ),
-        (
-            errors.PlanRequired("403"),
-            UserMessage(
-                "A paid Magisterium plan is needed",
-                "Magisterium's API needs a Pro, Organization or Enterprise plan. "
-                "Upgrade at https://www.magisterium.com, then try again.",
-            ),
-        ),
-        (
-            errors.RateLimited("429", retry_after=44.2),
-            UserMessage(
-                "Slow down a little",
-                "Magisterium's rate limit was reached. Try again in 45 seconds.",
-            ),
-        ),
-        (
-            errors.RateLimited("429"),
-            UserMessage(
-                "Slow down a little", "Magisterium's rate limit was reached. Try again in a minute."
-            ),
-        ),
-        (errors.InvalidParams("bad"), NOT_ACCEPTED),
-        (errors.SkillNotFound("gone"), NOT_ACCEPTED),
-        (errors.UpstreamConnectError("refused"), NOT_ANSWERING),
-        (errors.UpstreamReadTimeout("slow"), NOT_ANSWERING),
-        (errors.DeadlineExceeded("budget"), NOT_ANSWERING),
-        (
-            errors.GatewayThrottled("429", retry_after=1.0),
-            UserMessage(
-                "Magisterium is busy right now",
-                "It is turning requests away for a moment. Try again in 1 second.",
-            ),
-        ),
-        (errors.InternalError("boom"), TROUBLE),
-        (errors.UpstreamServerError("502"), TROUBLE),
-        (errors.MalformedResponse("garbage"), TROUBLE),
-        (
-            LimiterBusy(retry_after=0.2),
-            UserMessage(
-                "Magisterium is busy for this account",
-                "Too many requests are waiting their turn. Try again in 1 second.",
-            ),
-        ),
-        (
-            StorageUnavailable("down"),
-            UserMessage(
-                "Try again shortly",
-                "The bot's database is not answering right now; nothing you saved is lost.",
-            ),
-        ),
-        (
-            MissingEncryptionKey("unset"),
-            UserMessage(
-                "Account storage is not set up",
-                "The bot cannot read or store tokens right now; its operator has been told.",
-                operator_alert=True,
-            ),
-        ),
-        (
-            TokenDecryptionError("wrong key"),
-            UserMessage(
-                "Account storage is not set up",
-                "The bot cannot read or store tokens right now; its operator has been told.",
-                operator_alert=True,
-            ),
-        ),
-        (
-            QuotaExceeded(1800, "all"),
-            UserMessage(
-                "Shared allowance used up",
-                "You have used this hour's requests on the bot's shared account. Try again in "
-                "1800 seconds, or link your own account with `/account link`.",
-            ),
-        ),
-        (
-            QuotaExceeded(1, "qa"),
-            UserMessage(
-                "Shared allowance used up",
-                "You have used this hour's questions on the bot's shared account. Try again in "
-                "1 second, or link your own account with `/account link`.",
-            ),
-        ),
-        (
-            QuotaExceeded(0, "qa"),
-            UserMessage(
-                "Shared allowance used up",
-                "You have used this hour's questions on the bot's shared account. Try again in "
-                "1 second, or link your own account with `/account link`.",
-            ),
-        ),
-    ],
-)
-def test_each_failure_is_told_in_one_sentence_that_says_what_to_do(
-    error: BaseException, expected: UserMessage
-) -> None:
-    assert message_for(error) == expected
-
-
-def test_an_unexpected_error_has_no_message_of_its_own() -> None:
-    assert message_for(RuntimeError("bug")) is None
-    assert message_for(LimiterClosed()) is None
-
-
-def test_a_known_user_facing_error_is_told_as_it_was_raised() -> None:
-    error = UserFacingError("A title", "A sentence.")
-    assert str(error) == "A sentence."
-    assert message_for(error) == UserMessage("A title", "A sentence.")
-    assert message_for(NoTokenAvailable()) == UserMessage(
-        "Link your Magisterium account first",
-        f"Magisterium answers on behalf of a signed-in account with a paid plan. {RELINK}",
-    )
-    assert message_for(LinkedTokenInvalid()) == UserMessage(
-        "Your Magisterium token no longer works",
-        "Magisterium refused it (expired or revoked). Run `/account link` to link it again.",
-    )
-    assert LINK_HINT == RELINK
-
-
-@pytest.mark.parametrize(
-    ("error", "expected"),
-    [
-        (
-            errors.InputRequired("Which Pope Pius?"),
-            UserMessage(
-                "Magisterium needs more detail",
-                "Run the command again with the detail Magisterium asks for.",
-                quote="Which Pope Pius?",
-            ),
-        ),
-        (
-            errors.TaskCanceled("stopped"),
-            UserMessage(
-                "The request was canceled",
-                "Magisterium canceled it before it was finished. Try again.",
-                quote="stopped",
-            ),
-        ),
-        (
-            errors.TaskFailed("retrieval backend unavailable"),
-            UserMessage(
-                "Magisterium could not answer",
-                "The request reached Magisterium but it failed there. Try again, perhaps with "
-                "different wording.",
-                quote="retrieval backend unavailable",
-            ),
-        ),
-        (
-            errors.TaskNotFinished("still thinking"),
-            UserMessage(
-                "Magisterium did not finish in time",
-                "It was still working on this when the bot stopped waiting. Try again in a moment.",
-                quote="still thinking",
-            ),
-        ),
-        (
-            errors.TaskRejected("I cannot help with that."),
-            UserMessage(
-                "Magisterium declined this request",
-                "You can ask something else, or word it differently.",
-                quote="I cannot help with that.",
-                tone="reply",
-            ),
-        ),
-    ],
-)
-def test_a_task_that_did_not_complete_is_told_with_magisteriums_own_words(
-    error: errors.TaskNotCompleted, expected: UserMessage
-) -> None:
-    assert task_message(error) == expected
-    assert message_for(error) == expected
-
-
-def test_a_declined_question_is_titled_with_the_question() -> None:
-    declined = QuestionDeclined("Is it true?", errors.TaskRejected("I cannot say."))
-    assert declined.user_message == UserMessage(
-        "Is it true?",
-        "You can ask something else, or word it differently.",
-        quote="I cannot say.",
-        tone="reply",
-    )
-    assert str(declined) == "You can ask something else, or word it differently."
-
-
-def test_try_again_in_rounds_up_to_whole_seconds() -> None:
-    assert try_again_in(None) == "Try again in a minute."
-    assert try_again_in(0.0) == "Try again in 1 second."
-    assert try_again_in(1.0) == "Try again in 1 second."
-    assert try_again_in(1.01) == "Try again in 2 seconds."
-    assert try_again_in(59.5) == "Try again in 60 seconds."
-
-
-def test_messages_are_told_in_the_persons_language() -> None:
-    with using_locale("fr"):
-        french = message_for(errors.RateLimited("429", retry_after=1))
-    english = message_for(errors.RateLimited("429", retry_after=1))
-    assert french is not None and english is not None
-    assert french.title != english.title and french.text != english.text
-
+from bot.storage import Database
+from devtools.fake_magisterium import Fault
+from tests.support.fake_transport import TOKEN, URL, FakeTransport
+from tests.support.fakes import FakeClock
 
 # --- which token serves a request ---------------------------------------------------------------
 
@@ -983,6 +749,116 @@ async def test_a_refused_shared_token_is_the_operators_problem(
         await s.service.search(3, "q")
     assert s.registry.invalid == []
     assert caplog.messages == ["the operator's MAGISTERIUM_TOKEN was refused (401); check it"]
+
+
+# --- what each upstream fault leaves the token in ---------------------------------------------
+
+# The fault matrix's token column, without Discord: the fake's own replies behind
+# httpx.MockTransport, read by the real client, through the service and its limiter gate.
+PAUSED, WINDOW, INVALID, UNTOUCHED = "paused", "paused for a window", "marked invalid", "untouched"
+
+
+def token_state(s: Service) -> str:
+    if s.registry.invalid:
+        return INVALID
+    if s.limiter.window_pauses:
+        return WINDOW
+    return PAUSED if s.limiter.pauses else UNTOUCHED
+
+
+def state(name: str, fault: Fault, outcome: Any, token: str, sends: int, **kw: Any) -> Any:
+    return pytest.param(fault, outcome, token, sends, kw, id=name)
+
+
+TOKEN_STATES = [
+    # 9 s is within the wait budget: paused for everyone, waited out in the limiter, answered.
+    state("429-9s", Fault.RATE_LIMITED, None, PAUSED, 2, retry_after=9, wait=9.0),
+    # 45 s is not: paused for everyone, and the person is told at once.
+    state("429-45s", Fault.RATE_LIMITED, errors.RateLimited, PAUSED, 1, retry_after=45, wait=45.0),
+    state(
+        "429-header-45s",
+        Fault.RATE_LIMITED,
+        errors.RateLimited,
+        PAUSED,
+        1,
+        retry_after=45,
+        header=True,
+        wait=45.0,
+    ),
+    state("429-no-wait", Fault.RATE_LIMITED_NO_WAIT, errors.RateLimited, WINDOW, 1),
+    state("401", Fault.UNAUTHORIZED, LinkedTokenInvalid, INVALID, 1),
+    state("auth-required", Fault.TASK_STATE, LinkedTokenInvalid, INVALID, 1, state="auth-required"),
+    # Nothing said about this token: a plan, a proxy's page, stock A2A's -32004 at 200.
+    state("403", Fault.PLAN_REQUIRED, errors.PlanRequired, UNTOUCHED, 1),
+    state("html-403", Fault.HTML_403, errors.GatewayRefused, UNTOUCHED, 1),
+    state("stock-32004", Fault.STOCK_A2A_CODE, errors.UnknownRPCError, UNTOUCHED, 1, code=-32004),
+    state("stock-32003", Fault.STOCK_A2A_CODE, errors.UnknownRPCError, UNTOUCHED, 1, code=-32003),
+    state("rpc-32602", Fault.INVALID_PARAMS, errors.InvalidParams, UNTOUCHED, 1),
+    state("garbage", Fault.GARBAGE_BODY, errors.MalformedResponse, UNTOUCHED, 1),
+    state("failed", Fault.FAILED_TASK, errors.TaskFailed, UNTOUCHED, 1),
+    state("rejected", Fault.TASK_STATE, errors.TaskRejected, UNTOUCHED, 1, state="rejected"),
+    # Transient: retried within the skill's attempt budget, 3 for a basic skill, 2 for a question.
+    state("502-once", Fault.HTML_502, None, UNTOUCHED, 2),
+    state("502-always", Fault.HTML_502, errors.UpstreamServerError, UNTOUCHED, 3, times=None),
+    state(
+        "32603-always-qa",
+        Fault.INTERNAL_ERROR,
+        errors.InternalError,
+        UNTOUCHED,
+        2,
+        times=None,
+        ask=True,
+    ),
+    state(
+        "drop-always-qa",
+        Fault.DROP_CONNECTION,
+        errors.TransportError,
+        UNTOUCHED,
+        2,
+        times=None,
+        ask=True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("fault", "outcome", "token", "sends", "params"), TOKEN_STATES)
+async def test_each_fault_leaves_the_token_paused_marked_or_untouched(
+    fault: Fault, outcome: type[Exception] | None, token: str, sends: int, params: dict[str, Any]
+) -> None:
+    wait, ask = params.pop("wait", 0.0), params.pop("ask", False)
+    transport = FakeTransport()
+    transport.add(fault, times=params.pop("times", 1), method="message/send", **params)
+    client = A2AClient(
+        httpx.AsyncClient(transport=transport), URL, clock=FakeClock(), rng=random.Random(5)
+    )
+    s = service(registry=FakeRegistry(account(3, TOKEN)))
+    s.limiter.wait = wait
+    s.service._skills = MagisteriumSkills(client)
+    call = s.service.ask(3, "What is grace?") if ask else s.service.search(3, "grace")
+    if outcome is None:
+        await call
+    else:
+        with pytest.raises(outcome):
+            await call
+    assert token_state(s) == token
+    if token == PAUSED:
+        assert s.limiter.pauses == [(token_key(SecretStr(TOKEN)), float(params["retry_after"]))]
+    assert len(transport.sends()) == sends == len(s.limiter.admitted)
+    assert len({message_id for _, message_id in transport.sends()}) == 1
+
+
+async def test_a_refused_connection_gives_every_slot_back() -> None:
+    transport = FakeTransport()
+    transport.fail_next(*[httpx.ConnectError("refused") for _ in range(3)])
+    client = A2AClient(
+        httpx.AsyncClient(transport=transport), URL, clock=FakeClock(), rng=random.Random(5)
+    )
+    s = service(registry=FakeRegistry(account(3, TOKEN)))
+    s.service._skills = MagisteriumSkills(client)
+    with pytest.raises(errors.UpstreamConnectError):
+        await s.service.search(3, "grace")
+    assert len(s.limiter.admitted) == 3 and len(s.limiter.refunds) == 3
+    assert token_state(s) == UNTOUCHED and transport.sends() == []
 
 
 # --- where a DM conversation stands -------------------------------------------------------------
