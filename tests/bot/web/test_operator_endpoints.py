@@ -35,9 +35,8 @@ def on_a_free_port(settings: Settings) -> Settings:
 
 
 @pytest.fixture
-def harness_bot(fake_server: RunningFakeServer, tmp_path: Path) -> MagisteriumBot:
-    database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    return create_bot(on_a_free_port(harness_settings(fake_server.url, database_url)))
+def harness_bot(fake_server: RunningFakeServer, migrated_sqlite_url: str) -> MagisteriumBot:
+    return create_bot(on_a_free_port(harness_settings(fake_server.url, migrated_sqlite_url)))
 
 
 @pytest.fixture

@@ -278,14 +278,15 @@ DAYS_RACED = 3  # claims are kept three days, so every one of them can be read b
 
 class TestTwoProcessesOnPostgres:
     @pytest.fixture
-    def harness_bot(self, fake_server: RunningFakeServer, postgres_url: str) -> MagisteriumBot:
-        """The bot on a PostgreSQL database of its own. (Overriding ``harness_overrides``
-        with ``database_url`` fails: ``harness_bot`` passes its SQLite URL as well.)"""
-        return create_bot(harness_settings(fake_server.url, postgres_url))
+    def harness_bot(
+        self, fake_server: RunningFakeServer, migrated_postgres_url: str
+    ) -> MagisteriumBot:
+        """The bot on a (migrated) PostgreSQL database of its own."""
+        return create_bot(harness_settings(fake_server.url, migrated_postgres_url))
 
     @pytest.fixture
     async def other(
-        self, harness: Harness, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+        self, harness: Harness, migrated_postgres_url: str, monkeypatch: pytest.MonkeyPatch
     ) -> AsyncIterator[Any]:
         """A second DailySender with its own engine and pool: another process.
 
@@ -295,7 +296,7 @@ class TestTwoProcessesOnPostgres:
         assert store_of(harness)._db.dialect_name == "postgresql"
         cog = daily_cog(harness)
         sender = daily_module(harness, "sender")
-        db = Database(postgres_url)
+        db = Database(migrated_postgres_url)
         second = sender.DailySender(
             harness.bot, ScheduleStore(db), config=cog.config, claimant="process-b"
         )
