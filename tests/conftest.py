@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
-from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
+if TYPE_CHECKING:  # imported by the fixtures: registering them imports nothing heavy
+    from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
 
 pytest_plugins = (
     "devtools.discord.fixtures",
@@ -19,6 +21,8 @@ pytest_plugins = (
 
 @pytest.fixture
 def fake() -> Iterator[FakeMagisterium]:
+    from devtools.fake_magisterium import FakeMagisterium
+
     fake = FakeMagisterium()
     yield fake
     # A plugin module: imported after registration.
@@ -31,6 +35,8 @@ def fake() -> Iterator[FakeMagisterium]:
 @pytest.fixture
 async def fake_server(fake: FakeMagisterium) -> AsyncIterator[RunningFakeServer]:
     """The fake Magisterium on a real loopback port."""
+    from devtools.fake_magisterium import running_fake_server
+
     async with running_fake_server(fake) as server:
         yield server
 

@@ -16,17 +16,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from unittest import mock
 
 import pytest
 from aiohttp import web
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.chrome.webdriver import WebDriver
-from selenium.webdriver.common.selenium_manager import SeleniumManager
 
 from bot.web import WebServer
+
+if TYPE_CHECKING:  # selenium is imported by the browser fixture, not at collection
+    from selenium.webdriver.chrome.webdriver import WebDriver
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -55,6 +54,10 @@ TEXT_MIN_PX = 12
 @pytest.fixture(scope="module", name="browser")
 def browser_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     """A headless Chromium, shared by the tests of a module."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.selenium_manager import SeleniumManager
+
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.is_file()]
     if missing:
         pytest.fail(

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -19,13 +19,18 @@ import pytest
 
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from tests.support.databases import closed_port
-from tests.support.oauth_server import OAuthTestServer, running_oauth_server
+
+if TYPE_CHECKING:
+    from tests.support.oauth_server import OAuthTestServer
 
 LINK_STYLE = 5
 
 
 @pytest.fixture
 async def oauth_server() -> AsyncIterator[OAuthTestServer]:
+    # authlib and joserfc (a quarter of a second) only when a test signs in.
+    from tests.support.oauth_server import running_oauth_server
+
     async with running_oauth_server() as server:
         server.auto_consent = "allow"
         yield server
