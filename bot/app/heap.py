@@ -15,7 +15,14 @@ def freeze_startup_heap() -> bool:
     collected, which it would not be anyway). What interactions allocate is collected as
     before. Once per process: nothing is done when something is frozen already.
     """
-    if gc.get_freeze_count():
+    global _frozen  # noqa: PLW0603 (the heap is the process's: so is whether it was frozen)
+    # gc.get_freeze_count() walks the whole frozen generation: asked once per process only.
+    if _frozen or gc.get_freeze_count():
+        _frozen = True
         return False
     gc.freeze()
+    _frozen = True
     return True
+
+
+_frozen = False

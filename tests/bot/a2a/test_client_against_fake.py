@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import socket
+import ssl
 from collections.abc import AsyncIterator
 
 import httpx
@@ -295,3 +296,10 @@ async def test_a_dropped_connection_may_have_been_sent_a_refused_one_was_not(
     with pytest.raises(errors.UpstreamConnectError) as refused:
         await _skills(http, f"http://127.0.0.1:{port}/api/v1/a2a").search(TOKEN, "grace")
     assert refused.value.never_sent
+
+
+async def test_every_client_verifies_with_the_one_trust_store_loaded_per_process() -> None:
+    async with new_http_client() as first, new_http_client() as second:
+        contexts = [client._transport.ssl_context for client in (first, second)]  # type: ignore[attr-defined]
+    assert contexts[0] is contexts[1]
+    assert contexts[0].verify_mode == ssl.CERT_REQUIRED and contexts[0].check_hostname
