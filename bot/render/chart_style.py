@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from matplotlib import font_manager
-from matplotlib.ft2font import FT2Font
-
 # 6 × 4 in at 200 dpi is 1200 × 800 px; at 200 dpi an 11 pt glyph is 30 px tall, still about
 # 12 px where Discord scales the image down to 400–550 px wide.
 DPI = 200
@@ -48,6 +45,9 @@ def _coverage() -> frozenset[int]:
     Read once from the fonts' character maps, with FT2Font objects of our own: matplotlib's
     cached ones are per thread, and this set is safe to share.
     """
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
     maps = []
     for weight in ("normal", "bold"):
         path = font_manager.findfont(font_manager.FontProperties(family=FAMILY, weight=weight))

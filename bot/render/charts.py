@@ -13,17 +13,16 @@ import math
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, MaxNLocator
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from bot.a2a.lookups import DioceseStatistics
 from bot.i18n import N_, _
 from bot.render import chart_style as style
 from bot.render.discord_limits import FIELD_VALUE
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 MISSING = "—"
 
@@ -150,6 +149,8 @@ def _year_range(series: Sequence[PlottedSeries]) -> tuple[int, int]:
 
 
 def _style_axes(ax: Axes, series: PlottedSeries, years: tuple[int, int]) -> None:
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     ax.set_facecolor(style.BACKGROUND)
     ax.set_title(
         _panel_label(series),
@@ -189,6 +190,8 @@ def build_figure(
     ``title`` (a diocese name) heads the chart with the year range; where the bundled font
     cannot draw it, ``fallback_title`` is used, or else the part of it that can be drawn.
     """
+    from matplotlib.figure import Figure
+
     if not series:
         raise ValueError("no series to chart")
     years = _year_range(series)
@@ -243,6 +246,9 @@ def build_figure(
 
 def render_png(figure: Figure) -> bytes:
     """The figure as an opaque RGB PNG at its own dpi."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
     canvas = FigureCanvasAgg(figure)
     raw = io.BytesIO()
     figure.savefig(
