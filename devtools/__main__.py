@@ -28,11 +28,12 @@ def _caller_chose_workers(pytest_args: Sequence[str]) -> bool:
 
 
 def pytest_command(pytest_args: Sequence[str], *, quick: bool) -> list[str]:
-    """pytest's command line: a worker per core (work stealing, so one long test does not hold
-    a queue of short ones behind it) unless the caller chose otherwise, then their arguments."""
+    """pytest's command line: a worker per core, each handed tests as it finishes the last ones
+    (the slow tier first: tests/conftest.py) unless the caller chose otherwise, then their
+    arguments."""
     command = [sys.executable, "-m", "pytest"]
     if not _caller_chose_workers(pytest_args):
-        command += ["-n", "auto", "--dist", "worksteal"]
+        command += ["-n", "auto", "--dist", "load"]
     if quick:
         command += ["-m", "not slow"]
     return [*command, *pytest_args]

@@ -51,3 +51,10 @@ def root_logging() -> Iterator[logging.Logger]:
         if handler not in handlers:
             root.removeHandler(handler)
     root.setLevel(level)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier first (otherwise in collection order). xdist's `--dist load` deals its
+    first quarter of the tests out one by one, so the long tests start early and alternate
+    between workers, and the run ends on short ones instead of waiting on one long one."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

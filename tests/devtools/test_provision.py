@@ -165,7 +165,7 @@ def test_the_quick_tier_installs_no_browser() -> None:
 
 def test_pytest_runs_a_worker_per_core_unless_the_caller_chose() -> None:
     assert pytest_command(["tests/bot"], quick=False)[1:] == [
-        "-m", "pytest", "-n", "auto", "--dist", "worksteal", "tests/bot",
+        "-m", "pytest", "-n", "auto", "--dist", "load", "tests/bot",
     ]  # fmt: skip
     for chosen in (["-n", "0"], ["-n0"], ["--numprocesses=1"], ["-p", "no:xdist"], ["--pdb"]):
         assert "auto" not in pytest_command(chosen, quick=False), chosen
