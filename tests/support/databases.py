@@ -9,7 +9,7 @@ Built once, copied per test: ``database`` is a copy of a database migrated once 
 (per xdist worker): a SQLite file copied with ``shutil.copyfile``, a PostgreSQL database made
 with ``CREATE DATABASE … TEMPLATE``. ``empty_database`` and ``database_url`` stay empty, for
 the tests of the migrations themselves. Every database name carries the xdist worker's id and
-a random part, so neither two workers nor two runs at once share one.
+a random part (``mgb_test_gw1_…``), so neither two workers nor two runs at once share one.
 
 Register with ``pytest_plugins = ("tests.support.databases",)`` in ``tests/conftest.py``.
 """
@@ -36,6 +36,7 @@ from bot.accounts import TokenCipher, generate_key
 from bot.storage import Database
 from devtools.discord.fixtures import copy_sqlite
 from tests.support.fakes import FakeWallClock, cipher_for
+from tests.support.workers import worker_name
 
 T = TypeVar("T")
 
@@ -100,14 +101,9 @@ async def admin_execute(server: URL, statement: str) -> None:
         await connection.close()
 
 
-def worker_id() -> str:
-    """The xdist worker running this process (``gw0`` without xdist)."""
-    return os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-
-
 def new_database_name(kind: str = "test") -> str:
     """``mgb_<kind>_<worker>_<random>``: unique across workers and across runs at once."""
-    return f"mgb_{kind}_{worker_id()}_{uuid.uuid4().hex[:16]}"
+    return f"mgb_{kind}_{worker_name()}_{uuid.uuid4().hex[:16]}"
 
 
 # Everything a test could have changed in a database's schema: relations, columns, defaults,
