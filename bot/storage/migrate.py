@@ -3,9 +3,12 @@ migrates without an ``alembic.ini`` or a working directory."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
 
 SCRIPT_LOCATION = "bot.storage:migrations"
@@ -36,11 +39,20 @@ def upgrade_to_head(connection: Connection) -> str:
         # The sqlite3 driver runs DDL outside any transaction unless one is begun explicitly;
         # IMMEDIATE takes the write lock up front and makes the whole upgrade atomic.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
-    command.upgrade(alembic_config(connection), "head")
+    # At the head already (every start but the first): alembic's env.py and scripts unread.
+    if current_revision(connection) != scripts_head():
+        command.upgrade(alembic_config(connection), "head")
     revision = current_revision(connection)
     if revision is None:
         raise RuntimeError("no migration was applied: the migration scripts are missing")
     return revision
+
+
+@cache
+def scripts_head() -> str | None:
+    """The newest migration script's revision, read once per process (alembic imports every
+    script to find it)."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def current_revision(connection: Connection) -> str | None:

@@ -20,7 +20,8 @@ from bot.storage import (
     UserDataDeleter,
     rows_of_user,
 )
-from bot.storage.migrate import HEAD_REVISION
+from bot.storage import migrate as migrate_module
+from bot.storage.migrate import HEAD_REVISION, scripts_head
 
 WHEN = datetime(2025, 3, 1, 10, tzinfo=UTC)
 
@@ -66,6 +67,20 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
     }
     assert await empty_database.migrate() == HEAD_REVISION
     assert await empty_database.revision() == HEAD_REVISION
+
+
+def test_the_head_revision_is_the_newest_script() -> None:
+    assert scripts_head() == HEAD_REVISION
+
+
+async def test_a_database_at_the_head_is_not_upgraded_again(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def upgrade(*_args: Any) -> None:
+        raise AssertionError("alembic ran on a database already at the head")
+
+    monkeypatch.setattr(migrate_module.command, "upgrade", upgrade)
+    assert await database.migrate() == HEAD_REVISION
 
 
 async def test_the_models_match_the_migrations(database: Database) -> None:
