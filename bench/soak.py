@@ -17,7 +17,8 @@ with probability ``--fault-rate``.
 Rounds of ``--round`` interactions run until ``--minutes`` have passed. After each round every
 view is stopped, what the fakes recorded is dropped, and the script prints: interactions/s,
 outcomes (answer, clear error, lost, crashed), errors shown, faults injected, tasks left over,
-the fake server's open connections, the bot's upstream pool, open file descriptors, RSS and
+the fake server's open connections, the bot's upstream and database pools, open file
+descriptors by kind (the database pool's idle connections closed first), RSS and
 (with ``--trace-memory``, from round 2, which halves the speed) tracemalloc's traced memory;
 ``--top N`` also prints the N biggest allocation growths between consecutive rounds. Log
 records of WARNING and above are counted by logger, not printed. Exits 1 when an interaction

@@ -17,18 +17,24 @@ What became of each interaction is judged as Discord would show it: an ``answer`
 ``error`` (an error embed with a title), ``lost`` (no response, "thinking…" forever, nothing
 shown) or ``crashed`` (the harness call raised: an exception escaped the bot). Between rounds,
 :meth:`Soak.settle_round` stops every view (their 10-minute timeout tasks), forgets what the
-fake Discord and the fake Magisterium recorded, and measures tasks, file descriptors, pooled
-connections and memory.
+fake Discord and the fake Magisterium recorded, moves the rate limiter's clock on a window (what
+it keeps is bounded by time: the rounds' speed would decide it), closes the database pool's idle
+connections, and measures tasks, file descriptors by kind, pooled connections and memory.
+Helpers for measuring memory without the machine's load in it (bounded memories, function
+caches, pydantic-core's string cache) are used by the test.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import gc
+import json
 import os
 import random
 import re
+import sys
 import time
 import tracemalloc
 from collections import Counter, deque
@@ -36,11 +42,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from discord.ext.test import backend
 from pydantic import SecretStr
 
 from bot.app import MagisteriumBot
 from bot.app.composition import Services
+from bot.cache.store import LocalCache
 from bot.render.look import ERROR
 from devtools.discord.harness import Harness
 from devtools.discord.results import InteractionResult, SentMessage
@@ -165,7 +173,10 @@ class RoundReport:
     server_connections: int = 0  # the fake server's keep-alive connection handlers
     pool_idle: int | None = None  # pooled upstream connections, idle / in use
     pool_in_use: int | None = None
+    db_in_use: int | None = None  # the database engine's pool: checked out, size + overflow
+    db_capacity: int | None = None
     fds: int = 0
+    fd_kinds: Counter[str] = field(default_factory=Counter)
     rss_bytes: int = 0
     traced_bytes: int | None = None
 
@@ -180,6 +191,8 @@ class RoundReport:
     def lines(self) -> list[str]:
         traced = "-" if self.traced_bytes is None else f"{self.traced_bytes / 2**20:.1f} MiB"
         pool = f"idle {self.pool_idle} in use {self.pool_in_use}"
+        db = f"in use {self.db_in_use} of {self.db_capacity}"
+        fds = dict(sorted(self.fd_kinds.items()))
         return [
             f"round {self.number}: {self.interactions} interactions in {self.seconds:.1f}s "
             f"= {self.rate:.1f}/s; upstream requests {self.upstream_requests}",
@@ -192,7 +205,8 @@ class RoundReport:
             f"  problems: {len(self.problems)}; crashes: {len(self.crashes)}",
             f"  after settling: leftover tasks {len(self.leftover_tasks)} "
             f"{self.leftover_tasks[:5]}; fake-server connections {self.server_connections}; "
-            f"upstream pool {pool}; fds {self.fds}; RSS {self.rss_bytes / 2**20:.1f} MiB; "
+            f"upstream pool {pool}; database pool {db}; fds {self.fds} {fds}; "
+            f"RSS {self.rss_bytes / 2**20:.1f} MiB; "
             f"traced {traced}",
         ]
 
@@ -412,13 +426,24 @@ class Soak:
         report.unanswered = sum(1 for r in results if r.callback_type is None or r.left_thinking)
         await stop_views(self.harness)
         self._forget_records()
+        await let_a_window_pass(self.harness)
         leftover = [t for t in asyncio.all_tasks() - self.baseline_tasks if not t.done()]
         leftover = [t for t in leftover if t is not asyncio.current_task()]
         server = [t for t in leftover if _is_server_connection(t)]
         report.server_connections = len(server)
         report.leftover_tasks = sorted(_task_name(t) for t in leftover if t not in server)
         report.pool_idle, report.pool_in_use = pooled_connections(self.harness)
-        report.fds = len(os.listdir("/proc/self/fd"))
+        report.db_in_use, report.db_capacity = database_pool(self.harness)
+        # The pool's idle connections closed (reopened when next needed), so that the database
+        # files open are those of connections in use: SQLite keeps a closed connection's
+        # descriptors while another holds a lock on the file, so that with connections pooled
+        # their number follows the concurrency the round happened to reach (the machine's
+        # load), beyond the pool's size. Then a collection: a connection the pool invalidated
+        # (work on it cancelled, which a loaded machine's deadlines do) is closed when collected.
+        await services(self.harness).db._engine.dispose()
+        gc.collect()
+        report.fd_kinds = open_fds()
+        report.fds = sum(report.fd_kinds.values())
         report.rss_bytes = rss_bytes()
         if tracemalloc.is_tracing():
             gc.collect()
@@ -506,6 +531,153 @@ def pooled_connections(harness: Harness) -> tuple[int | None, int | None]:
     idle = sum(len(conns) for conns in getattr(connector, "_conns", {}).values())
     in_use = len(getattr(connector, "_acquired", ()))
     return idle, in_use
+
+
+def database_pool(harness: Harness) -> tuple[int | None, int | None]:
+    """The database engine's pool: connections checked out, and how many it may hold open
+    at once (its size plus its overflow), or None for a pool without those bounds."""
+    pool = services(harness).db._engine.pool
+    size, overflow = getattr(pool, "size", None), getattr(pool, "_max_overflow", None)
+    checked_out = getattr(pool, "checkedout", None)
+    if size is None or overflow is None or checked_out is None:
+        return None, None
+    return int(checked_out()), int(size()) + int(overflow)
+
+
+async def let_a_window_pass(harness: Harness) -> None:
+    """Move the rate limiter's clock on by one window and let it forget what the window held,
+    as a minute's pause between rounds would (without waiting it): what the limiter keeps is
+    bounded by time, not by count, so the rounds' speed (the machine's load) would decide it."""
+    limiter = services(harness).limiter
+    clock = limiter._loop_clock()
+    clock._offset += limiter._pools.window
+    for lane in list(limiter._lanes.values()):
+        await lane.refresh()
+    limiter._sweep()
+
+
+# The bot's memories of recent answers, bounded by a count: (module, name, what holds them).
+# Looked up in sys.modules when used: extensions are imported again for each bot.
+ANSWER_MEMORIES = (
+    ("cogs.qa.share", "SHARES", "_answers"),
+    ("cogs.qa.sources", "CITED", "_citations"),
+    ("cogs.qa.answers", "RELATED", "_questions"),
+)
+
+
+def answer_memories() -> dict[str, tuple[Any, str]]:
+    """Each memory of recent answers by name, with the attribute that holds its entries."""
+    return {
+        name: (getattr(sys.modules[module], name), held) for module, name, held in ANSWER_MEMORIES
+    }
+
+
+def keep_few_messages(harness: Harness, size: int) -> None:
+    """discord.py's cache of received messages (1,000 by default), at ``size``."""
+    state = harness.bot._connection
+    state.max_messages = size
+    state._messages = deque(state._messages or (), maxlen=size)
+
+
+def bounded_memories(harness: Harness) -> dict[str, tuple[int, int]]:
+    """The bot's memories bounded by a count: what each holds, and its bound. Until they are
+    full, their filling up is growth that is not a leak."""
+    memories = {
+        f"{name} (recent answers)": (len(getattr(memory, held)), memory.size)
+        for name, (memory, held) in answer_memories().items()
+    }
+    messages = harness.bot._connection._messages
+    if messages is not None and messages.maxlen is not None:
+        memories["discord.py's message cache"] = (len(messages), messages.maxlen)
+    cache = services(harness).cache
+    cache = getattr(cache, "_cache", cache)
+    if isinstance(cache, LocalCache):
+        memories["public-content cache"] = (len(cache._entries), cache._max_entries)
+    return memories
+
+
+def clear_function_caches() -> dict[str, tuple[int, int | None]]:
+    """Empty the bot's ``functools.lru_cache`` caches, and say what they held (size, bound).
+
+    Bounded, but by more distinct inputs than a short run makes (every date typed, thousands):
+    they fill for longer than it runs, so their filling would look like growth. As CPython's
+    own leak hunting (``regrtest -R``) does, they are emptied before each measurement."""
+    held: dict[str, tuple[int, int | None]] = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(("bot.", "cogs.")):
+            continue
+        for attribute, value in list(vars(module).items()):
+            if isinstance(value, functools._lru_cache_wrapper) and value.__module__ == name:
+                info = value.cache_info()
+                held[f"{name}.{attribute}"] = (info.currsize, info.maxsize)
+                value.cache_clear()
+    return held
+
+
+# pydantic-core's cache of short strings read from JSON: 16,384 slots, filled by distinct
+# strings, a new one replacing the one in its slot. About as long, on average, as the ones the
+# bot reads, so that replacing them changes little.
+STRING_CACHE_FILL = 300_000
+
+
+def fill_string_cache() -> None:
+    """Fill pydantic-core's string cache (which cannot be emptied from Python) with strings
+    made now: from then on it holds as much memory, and as much of it traced, whatever strings
+    the bot reads replace them. Call it once tracemalloc traces."""
+    strings = [f"soak-fill-{number:024d}" for number in range(STRING_CACHE_FILL)]
+    pydantic_core.from_json(json.dumps(strings), cache_strings=True)
+
+
+def empty_bounded_memories(harness: Harness) -> dict[str, tuple[int, int]]:
+    """Empty the memories of :func:`bounded_memories`, and say what they held (as a restart
+    would: the bot holds nothing there that it cannot do without). What they hold is the last
+    few answers and messages, of any size (a huge answer or none): measured with them, memory
+    would follow the luck of the draw."""
+    held = bounded_memories(harness)
+    for memory, _ in answer_memories().values():
+        memory.clear()
+    messages = harness.bot._connection._messages
+    if messages is not None:
+        messages.clear()
+    cache = services(harness).cache
+    cache = getattr(cache, "_cache", cache)
+    if isinstance(cache, LocalCache):
+        cache._entries.clear()
+    return held
+
+
+def open_fds() -> Counter[str]:
+    """This process's open file descriptors by kind: ``tcp`` and ``unix`` sockets (by
+    ``/proc/net``), ``socket`` (others), ``pipe``, ``anon_inode:[…]`` (the selector, eventfds)
+    and files by name (a database's ``bot.db``, ``bot.db-wal``, ``bot.db-shm``…)."""
+    inet = _socket_inodes("tcp") | _socket_inodes("tcp6")
+    unix = _socket_inodes("unix")
+    kinds: Counter[str] = Counter()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # the descriptor listdir itself used, closed since
+            continue
+        if target.startswith("socket:["):
+            inode = target[len("socket:[") : -1]
+            kinds["tcp" if inode in inet else "unix" if inode in unix else "socket"] += 1
+        elif target.startswith("pipe:"):
+            kinds["pipe"] += 1
+        elif target.startswith("anon_inode:"):
+            kinds[target] += 1
+        else:
+            kinds[os.path.basename(target)] += 1
+    return kinds
+
+
+def _socket_inodes(table: str) -> set[str]:
+    try:
+        with open(f"/proc/net/{table}") as lines:
+            next(lines)
+            column = 9 if table.startswith("tcp") else 6
+            return {line.split()[column] for line in lines if len(line.split()) > column}
+    except OSError:
+        return set()
 
 
 def rss_bytes() -> int:
