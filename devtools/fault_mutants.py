@@ -6,8 +6,12 @@ scratch copy of the tree, and runs the new tests there (the unit tables, then th
 matrix, ``-x -q -p no:randomly``). A mutant they do not kill is run against the old matrix,
 when a copy of it is given, to see whether that one killed it: such a mutant is a gap.
 
-Run by hand, not by the suite (about a minute a mutant; the old matrix, minutes)::
+Run by hand, not by the suite (about a minute a mutant; the old matrix, minutes). The old
+matrix and its entry points come from git history (commit 5d956c8, before they were cut)::
 
+    mkdir -p /tmp/fm
+    git show 5d956c8:tests/e2e/test_fault_matrix.py > /tmp/fm/old_test_fault_matrix.py
+    git show 5d956c8:tests/support/entry_points.py > /tmp/fm/old_entry_points.py
     .venv/bin/python -m devtools.fault_mutants --sample 50 --seed 2 \\
         --old-matrix /tmp/fm/old_test_fault_matrix.py --old-entry-points /tmp/fm/old_entry_points.py
 

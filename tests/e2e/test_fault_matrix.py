@@ -24,8 +24,10 @@ answered normally (told to wait, after a 429).
 Which fault gives which words, retries and token state, fault by fault, is stated below this
 level: tests/bot/services/test_user_errors.py (the words), tests/bot/a2a/test_client_faults.py
 (retries, envelopes, exception classes) and the token table in
-tests/bot/services/test_magisterium_service.py. devtools/fault_mutants.py shows that these and
-this matrix kill every mutant of the error path the former 509-cell matrix killed.
+tests/bot/services/test_magisterium_service.py. devtools/fault_mutants.py draws a sample of
+mutants over the error path and runs each against these tests, and each one they miss against
+the former 509-cell matrix (in git history): in the sample of 50 it ran, none that matrix
+killed went uncaught here.
 """
 
 from __future__ import annotations
