@@ -63,6 +63,16 @@ GROUPS: dict[str, Group] = {
         sources=("bot/a2a/errors.py", "bot/a2a/retry.py"),
         tests=("tests/bot/a2a/test_errors.py", "tests/bot/a2a/test_retry.py"),
     ),
+    "client": Group(
+        sources=("bot/a2a/client.py",),
+        tests=(
+            "tests/bot/a2a/test_client_against_fake.py",
+            "tests/bot/a2a/test_client_task_states.py",
+            "tests/bot/a2a/test_client_faults.py",
+            "tests/bot/a2a/test_errors.py",
+            "tests/bot/a2a/test_retry.py",
+        ),
+    ),
     "split": Group(
         sources=("bot/render/split.py",),
         tests=("tests/bot/render/test_split.py",),
@@ -70,6 +80,10 @@ GROUPS: dict[str, Group] = {
     "daily": Group(
         sources=("bot/daily/clock.py", "bot/daily/schedule.py"),
         tests=("tests/bot/daily/test_clock.py",),
+    ),
+    "planner": Group(
+        sources=("bot/daily/planner.py",),
+        tests=("tests/bot/daily/test_planner.py",),
     ),
     "window": Group(
         sources=("bot/limits/window.py",),
@@ -79,6 +93,7 @@ GROUPS: dict[str, Group] = {
         sources=("bot/services/*.py",),
         tests=(
             "tests/bot/services/test_magisterium_service.py",
+            "tests/bot/services/test_user_errors.py",
             "tests/e2e/test_upstream_retry_budget.py",
             "tests/bot/cache/test_single_flight.py",
         ),

@@ -825,6 +825,7 @@ TOKEN_STATES = [
 async def test_each_fault_leaves_the_token_paused_marked_or_untouched(
     fault: Fault, outcome: type[Exception] | None, token: str, sends: int, params: dict[str, Any]
 ) -> None:
+    params = dict(params)  # the parametrized dict is shared: a second run must see it whole
     wait, ask = params.pop("wait", 0.0), params.pop("ask", False)
     transport = FakeTransport()
     transport.add(fault, times=params.pop("times", 1), method="message/send", **params)

@@ -454,6 +454,7 @@ async def test_each_fault_of_the_fake_is_told_in_its_words(
     fault: Fault | None, title: str, says: str, quote: str, params: dict[str, Any]
 ) -> None:
     transport = FakeTransport()
+    params = dict(params)  # the parametrized dict is shared: a second run must see it whole
     times = params.pop("times", 1)
     if fault is None:
         transport.fail_next(*[httpx.ConnectError("refused") for _ in range(3)])
