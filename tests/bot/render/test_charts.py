@@ -10,14 +10,10 @@ import math
 import subprocess
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from matplotlib.axes import Axes
-from matplotlib.colors import to_rgb, to_rgba
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.text import Text
 from PIL import Image
 
 from bot.a2a.lookups import DioceseStatistics, YearRow
@@ -37,6 +33,27 @@ from bot.render.charts import (
     with_gaps,
 )
 from devtools.fake_magisterium.lookup_statistics import METRICS as FAKE_METRICS
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.text import Text
+
+
+# matplotlib (about 0.7 s) is imported where a figure is read, as the bot does: collecting the
+# suite does not pay for it.
+def to_rgb(colour: object) -> tuple[float, float, float]:
+    from matplotlib.colors import to_rgb as rgb
+
+    return rgb(colour)  # type: ignore[arg-type]
+
+
+def to_rgba(colour: object) -> tuple[float, float, float, float]:
+    from matplotlib.colors import to_rgba as rgba
+
+    return rgba(colour)  # type: ignore[arg-type]
+
 
 METRICS = list(FAKE_METRICS)  # the brief's 19 metrics, as the fake sends them
 ABSENT_YEARS = {1981, 1982, 1999, 2013}
@@ -61,6 +78,7 @@ def _value(metric: str, year: int) -> float | None:
 def make_stats(
     metrics: list[str] = METRICS, rename: dict[str, str] | None = None
 ) -> DioceseStatistics:
+
     rename = rename or {}
     rows = [
         YearRow(year=year, values={rename.get(m, m): _value(m, year) for m in metrics})
@@ -98,7 +116,7 @@ def luminance(colour: object) -> float:
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (channel(c) for c in to_rgb(colour))  # type: ignore[arg-type]
+    r, g, b = (channel(c) for c in to_rgb(colour))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
@@ -108,6 +126,8 @@ def contrast(a: object, b: object) -> float:
 
 
 def drawn_texts(figure: Figure) -> list[Text]:
+    from matplotlib.text import Text
+
     figure.draw_without_rendering()
     return [
         t
@@ -348,6 +368,8 @@ def _render_warnings(
 
 
 def test_an_undrawable_title_would_warn_so_the_check_below_means_something() -> None:
+    from matplotlib.figure import Figure
+
     figure = Figure()
     figure.suptitle(KOREAN)
     with warnings.catch_warnings(record=True) as caught:
