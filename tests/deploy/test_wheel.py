@@ -24,6 +24,9 @@ from bot.accounts import generate_key
 from bot.cli.dev_commands import DEV_COMMANDS
 from tests.support.paths import REPO
 
+# Slow tier: it builds the wheel and runs child interpreters on it, like the real-run tests.
+pytestmark = pytest.mark.slow
+
 ROOT = REPO
 # Only tests, the console and the benchmarks need these; the running bot never does.
 DEVELOPMENT_ONLY = (
