@@ -199,6 +199,10 @@ class A2AClient:
             ) from None
         except httpx.TransportError as exc:
             raise errors.TransportError(f"{method}: {_cause(exc)}") from None
+        except httpx.DecodingError as exc:  # e.g. marked gzip by a proxy, and not gzip
+            raise errors.MalformedResponse(
+                f"{method}: response body could not be decoded ({_cause(exc)})"
+            ) from None
 
 
 def _lost_mid_request(exc: httpx.TransportError) -> bool:

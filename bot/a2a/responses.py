@@ -52,7 +52,7 @@ def read_result(method: str, response: httpx.Response, request_id: int | str) ->
 def _json_or_none(content: bytes) -> Any:
     try:
         return json.loads(content)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
         return None
 
 
