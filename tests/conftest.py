@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-if TYPE_CHECKING:  # imported by the fixtures: registering them imports nothing heavy
+if TYPE_CHECKING:  # imported by the fixtures that use them
     from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer
 
 pytest_plugins = (

@@ -5,9 +5,6 @@ module in ``pytest_plugins`` of the root conftest).
 
 Built once, copied per test: the bot's SQLite database is a copy of a file migrated once per
 session (per xdist worker), so its ``migrate()`` at startup finds nothing to do.
-
-The bot and discord.py are imported when a fixture first runs, not when this plugin is
-registered: collecting the suite does not pay for them here.
 """
 
 from __future__ import annotations
