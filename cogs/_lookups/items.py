@@ -34,7 +34,7 @@ class LookupSelect(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -42,10 +42,10 @@ class LookupSelect(
         invoker = int(match["invoker"]) if match["invoker"] else None
         return cls(match[0], invoker)
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         values = list(self.item.values)
         ref = LookupRef.decode(values[0]) if values else None
-        bot: MagisteriumBot = interaction.client
+        bot = interaction.client
         if ref is None:
             await interaction.response.defer()
             return
@@ -65,7 +65,7 @@ class StatisticsButton(ReportedDynamicItem[_Button], template=r"lookup:stats:(?P
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -73,7 +73,7 @@ class StatisticsButton(ReportedDynamicItem[_Button], template=r"lookup:stats:(?P
         ref = LookupRef.decode(match["ref"]) or LookupRef(LookupKind.DIOCESE, name="?")
         return cls(ref, match[0])
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await show_statistics(interaction, self.ref)
 
 

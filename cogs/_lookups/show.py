@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -100,7 +100,7 @@ def profile_pager(profile: Profile, *, author_id: int) -> Paginator:
     return pager
 
 
-def candidates_view(found: Candidates, *, invoker_id: int) -> tuple[discord.Embed, Any]:
+def candidates_view(found: Candidates, *, invoker_id: int) -> tuple[discord.Embed, discord.ui.View]:
     select = candidates_select(found.kind, found.candidates, invoker_id=invoker_id)
     shown = len(select.options) if select is not None else 0
     embed = candidates_embed(found, shown=max(shown, 1))
@@ -124,7 +124,9 @@ async def fetch(bot: MagisteriumBot, user_id: int, ref: LookupRef) -> Found:
     return result
 
 
-async def _send(interaction: discord.Interaction[Any], result: Found, *, ephemeral: bool) -> None:
+async def _send(
+    interaction: discord.Interaction[MagisteriumBot], result: Found, *, ephemeral: bool
+) -> None:
     """Answer a deferred interaction with ``result``."""
     if isinstance(result, NotFound):
         await send_private(interaction, embed=not_found_embed(_kind(result), result.query))
@@ -158,7 +160,7 @@ async def lookup_command(
 
 
 async def open_privately(
-    bot: MagisteriumBot, interaction: discord.Interaction[Any], ref: LookupRef
+    bot: MagisteriumBot, interaction: discord.Interaction[MagisteriumBot], ref: LookupRef
 ) -> None:
     """A menu choice or link: the profile, just for whoever chose it."""
     await defer(interaction, ephemeral=True)
@@ -166,7 +168,7 @@ async def open_privately(
 
 
 async def replace_with_profile(
-    bot: MagisteriumBot, interaction: discord.Interaction[Any], ref: LookupRef
+    bot: MagisteriumBot, interaction: discord.Interaction[MagisteriumBot], ref: LookupRef
 ) -> None:
     """The command's author chose a candidate: their answer becomes that profile."""
     await interaction.response.defer()

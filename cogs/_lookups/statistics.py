@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -23,6 +23,9 @@ from bot.render.look import BRAND
 from cogs._lookups.refs import LookupRef
 from cogs._lookups.show import slug
 
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
 CHART_FILE = "statistics.png"
 NO_STATISTICS = (
     N_("No statistics found"),
@@ -36,7 +39,7 @@ LATEST_YEARS = N_("Latest years")
 ALL_NUMBERS = N_("Every metric for every year is in the attached CSV file.")
 
 
-async def show_statistics(interaction: discord.Interaction[Any], ref: LookupRef) -> None:
+async def show_statistics(interaction: discord.Interaction[MagisteriumBot], ref: LookupRef) -> None:
     """Fetch the series, draw it off the event loop, and send chart, table and file privately."""
     await defer(interaction, ephemeral=True)
     magisterium = interaction.client.services.magisterium
