@@ -50,10 +50,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.documents",
     "cogs.readings",
     "cogs.saints_of_the_day",
-    "cogs.saint",
-    "cogs.pope",
-    "cogs.clergy",
-    "cogs.diocese",
+    "cogs.lookups",
     "cogs.daily",
     "cogs.server",
 )

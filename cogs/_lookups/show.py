@@ -27,13 +27,6 @@ Found = Profile | Candidates | NotFound
 NO_NAME_TITLE = N_("No name given")
 # Translators: {example} is a name to look up, such as `John XXIII`, shown as inline code.
 NO_NAME_TEXT = N_("Give a name, or part of one, such as `{example}`.")
-# Names Magisterium knows, as it writes them: not translated.
-EXAMPLES = {
-    LookupKind.SAINT: "Thérèse of Lisieux",
-    LookupKind.POPE: "John XXIII",
-    LookupKind.PERSON: "Peter Chung Soon-taick",
-    LookupKind.DIOCESE: "Seoul",
-}
 
 
 def slug(text: str) -> str:
@@ -143,12 +136,13 @@ def _kind(missing: NotFound) -> LookupKind:
 
 
 async def lookup_command(
-    interaction: discord.Interaction[MagisteriumBot], kind: LookupKind, name: str
+    interaction: discord.Interaction[MagisteriumBot], kind: LookupKind, name: str, *, example: str
 ) -> None:
-    """The slash commands: clean the name (nothing is sent for a blank one), defer, answer."""
+    """The slash commands: clean the name (nothing is sent for a blank one, whose notice shows
+    ``example``), defer, answer."""
     cleaned = clean_input(name)
     if not cleaned:
-        text = _(NO_NAME_TEXT).format(example=EXAMPLES[kind])
+        text = _(NO_NAME_TEXT).format(example=example)
         await interaction.response.send_message(
             embed=notice_embed(_(NO_NAME_TITLE), text), ephemeral=True
         )
