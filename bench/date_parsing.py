@@ -23,9 +23,9 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bot.dates import resolve, suggest, suggestions, text, vocabulary
 from bot.i18n import using_locale
 from bot.i18n.locales import SUPPORTED_LOCALES, catalogue_locale
-from cogs._dates import resolve, suggest, suggestions, text, vocabulary
 
 TODAY = dt.date(2026, 11, 30)
 INPUTS: dict[str, list[str]] = {

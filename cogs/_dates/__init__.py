@@ -1,11 +1,10 @@
-"""Dates for the /readings and /saints options: local parsing, autocomplete, day buttons.
+"""A day's feed for /readings and /saints: the message, its day buttons, the two feeds.
 
-Not a cog (no ``setup``): both cogs use it, and cogs never import each other.
+Not a cog (no ``setup``): both cogs use it, and cogs never import each other. Reading the date
+typed is ``bot.dates``, which knows nothing of Discord.
 """
 
 from cogs._dates.day_message import DayButton, DayFeed, DayPager, build_pager, day_title, show_day
-from cogs._dates.parse import long_date, resolve
-from cogs._dates.suggest import suggestions
 
 __all__ = [
     "DayButton",
@@ -13,8 +12,5 @@ __all__ = [
     "DayPager",
     "build_pager",
     "day_title",
-    "long_date",
-    "resolve",
     "show_day",
-    "suggestions",
 ]

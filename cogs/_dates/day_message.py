@@ -19,12 +19,12 @@ import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.app.respond import defer
+from bot.dates import long_date, resolve
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
 from bot.render.pager import Paginator
 from bot.render.views import ReportedDynamicItem
-from cogs._dates.parse import long_date, resolve
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot

@@ -8,10 +8,10 @@ import discord
 
 from bot.daily import Feed
 from bot.daily.personal import PersonalSchedule
+from bot.dates import long_date
 from bot.i18n import LANGUAGES, N_, _
 from bot.render.embeds import fit_embed, notice_embed
 from bot.render.look import BRAND, NOTICE, footer_text
-from cogs._dates import long_date
 from cogs.daily.replies import SET_TITLES, STOPPED_TITLES, posts_with_footer
 from cogs.daily.status import STATUS_LABELS, last_error_lines, next_or_why, when
 

@@ -10,10 +10,10 @@ import discord
 
 from bot.daily import Schedule, ScheduleStatus, next_post
 from bot.daily.schedule import Slotted
+from bot.dates import long_date
 from bot.i18n import LANGUAGES, N_, _, catalogue_locale
 from bot.render.embeds import fit_embed
 from bot.render.look import BRAND, NOTICE, footer_text
-from cogs._dates import long_date
 from cogs.daily.reasons import shown
 
 STATUS_LABELS = {

@@ -11,8 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.accounts.clock import utcnow
+from bot.dates import suggestions
 from bot.i18n import N_
-from cogs._dates import show_day, suggestions
+from cogs._dates import show_day
 from cogs._dates.feeds import SaintsDay
 from cogs._zones import zone_here
 
@@ -51,4 +52,6 @@ class SaintsCog(commands.Cog):
         self, interaction: discord.Interaction[MagisteriumBot], current: str
     ) -> list[app_commands.Choice[str]]:
         zone = await zone_here(interaction)
-        return suggestions(current, today=zone.today(self.now()), locale=str(interaction.locale))
+        today = zone.today(self.now())
+        found = suggestions(current, today=today, locale=str(interaction.locale))
+        return [app_commands.Choice(name=s.name, value=s.value) for s in found]

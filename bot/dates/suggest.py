@@ -1,20 +1,20 @@
 """Autocomplete choices for a date option: local, instant, at most 25, each showing its date.
 
 What is typed is matched, without accents or case, in English and in the person's language;
-each choice's name is in their language, its value an ISO date. Never any I/O.
+each choice's name is in their language, its value an ISO date. Never any I/O, and nothing of
+Discord: a :class:`Suggestion` is what the cog turns into an ``app_commands.Choice``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from functools import lru_cache
 from gettext import NullTranslations
 
-from discord import app_commands
-
+from bot.dates.parse import long_date, resolve, shift, weekday_date
+from bot.dates.text import words_of
 from bot.i18n import N_, _, catalogue_locale, compiled_catalogues, current_locale, using_locale
-from cogs._dates.parse import long_date, resolve, shift, weekday_date
-from cogs._dates.text import words_of
 
 MAX_CHOICES = 25
 NAME_LIMIT = 100
@@ -81,14 +81,22 @@ def _label_candidates(today: dt.date) -> list[tuple[str, dt.date]]:
     return [(label, day) for label, day in named if day is not None]
 
 
-def choice(label: str, day: dt.date) -> app_commands.Choice[str]:
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One autocomplete choice: ``name`` shown (at most 100 characters), ``value`` an ISO date."""
+
+    name: str
+    value: str
+
+
+def suggestion(label: str, day: dt.date) -> Suggestion:
     """A choice named ``label`` (already in the person's language) and ``day``'s date."""
     # Translators: an autocomplete choice: {label} is "Tomorrow", "Next Sunday" or what the
     # person typed; {date} is the long date it names, "Tuesday 1 December 2026".
     name = _("{label} — {date}").format(label=label, date=long_date(day))
     if len(name) > NAME_LIMIT:
         name = name[: NAME_LIMIT - 1] + "…"
-    return app_commands.Choice(name=name, value=day.isoformat())
+    return Suggestion(name=name, value=day.isoformat())
 
 
 def _key(text: str) -> str:
@@ -108,9 +116,7 @@ def _keys(catalogue: str) -> dict[str, tuple[str, str]]:
     return _label_keys(catalogue, compiled_catalogues.translations(catalogue))
 
 
-def suggestions(
-    typed: str, *, today: dt.date, locale: str = "en-US"
-) -> list[app_commands.Choice[str]]:
+def suggestions(typed: str, *, today: dt.date, locale: str = "en-US") -> list[Suggestion]:
     """What to offer for ``typed``: its own date first when it names one (read in ``locale``),
     then the names containing it in English or in the person's language (without accents or
     case). Names are shown in the current locale's language."""
@@ -129,7 +135,7 @@ def suggestions(
             picked.insert(0, (_typed_label(typed), exact))
         else:  # its own date first: "domingo" shows Sunday before "Last Sunday"
             picked.sort(key=lambda named: named[1] != exact)
-    return [choice(label, day) for label, day in picked[:MAX_CHOICES]]
+    return [suggestion(label, day) for label, day in picked[:MAX_CHOICES]]
 
 
 def _typed_label(typed: str) -> str:

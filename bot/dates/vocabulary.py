@@ -16,9 +16,9 @@ from typing import Literal
 
 from babel.dates import get_date_format, get_day_names, get_month_names, tokenize_pattern
 
+from bot.dates.text import fold, words_of
 from bot.i18n import N_, _, compiled_catalogues, using_locale
 from bot.i18n.locales import LANGUAGES, SUPPORTED_LOCALES, catalogue_locale
-from cogs._dates.text import fold, words_of
 
 ENGLISH = "en_US"  # how an unknown locale's dates are read
 _MIN_PREFIX = 3  # "wed", "sept": shorter beginnings are too ambiguous

@@ -1,4 +1,4 @@
-"""cogs._dates: local date resolution and autocomplete choices, with a fixed ``today``."""
+"""bot.dates: local date resolution and autocomplete choices, with a fixed ``today``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import gettext
 
 import pytest
 
+from bot.dates import long_date, resolve, suggestions
 from bot.i18n import compiled_catalogues, using_locale
-from cogs._dates import long_date, resolve, suggestions
 
 MONDAY = dt.date(2026, 11, 30)  # a Monday
 
@@ -46,7 +46,6 @@ def test_resolve(text: str, expected: dt.date) -> None:
 )
 def test_nonsense_resolves_to_none(text: str) -> None:
     assert resolve(text, today=MONDAY) is None
-
 
 
 def test_long_date() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from cogs._dates.text import Token
+from bot.dates.text import Token
 
 
 def safe_date(year: int, month: int, day: int) -> dt.date | None:

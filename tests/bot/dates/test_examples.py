@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bot.dates import resolve
 from bot.i18n import LANGUAGES, _, using_locale
-from cogs._dates import resolve
 from cogs._dates.day_message import UNKNOWN_DATE_TEXT
 
 TODAY = dt.date(2026, 12, 1)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Sequence
 
+from bot.dates.numeric import numeric_date, safe_date
+from bot.dates.text import Token, fold, tokenize
+from bot.dates.vocabulary import Vocabulary, vocabulary
 from bot.i18n import format_long_date
-from cogs._dates.numeric import numeric_date, safe_date
-from cogs._dates.text import Token, fold, tokenize
-from cogs._dates.vocabulary import Vocabulary, vocabulary
 
 _MAX_INPUT = 100  # an option value is at most 100 characters; longer text is not a date
 
