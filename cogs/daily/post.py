@@ -24,9 +24,9 @@ from bot.i18n import N_, _, catalogue_locale
 from bot.render.discord_limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.views import ReportedDynamicItem
-from cogs._dates import DayButton, build_pager, day_title
-from cogs._dates.day_message import NavButton
-from cogs._dates.feeds import ReadingsDay, SaintsDay, saints_menu
+from cogs._day_feed import DayButton, build_pager, day_title
+from cogs._day_feed.day_message import NavButton
+from cogs._day_feed.feeds import ReadingsDay, SaintsDay, saints_menu
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs._dates.feeds import ReadingsDay
+from cogs._day_feed.feeds import ReadingsDay
 from cogs.readings.cog import ReadingsCog
 
 if TYPE_CHECKING:

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.accounts.clock import utcnow
-from bot.dates import suggestions
 from bot.i18n import N_
-from cogs._dates import show_day
-from cogs._dates.feeds import ReadingsDay
-from cogs._zones import zone_here
+from cogs._day_feed import DayFeedCog
+from cogs._day_feed.feeds import ReadingsDay
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 
-class ReadingsCog(commands.Cog):
-    def __init__(self, bot: MagisteriumBot, *, now: Callable[[], dt.datetime] = utcnow) -> None:
-        self.bot = bot
-        self.now = now  # an aware clock; tests pass a fixed instant
+class ReadingsCog(DayFeedCog):
+    button = ReadingsDay
 
     @app_commands.command(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
@@ -42,15 +34,6 @@ class ReadingsCog(commands.Cog):
         interaction: discord.Interaction[MagisteriumBot],
         date: app_commands.Range[str, 1, 100] = "today",
     ) -> None:
-        zone = await zone_here(interaction)
-        today = zone.today(self.now())
-        await show_day(interaction, ReadingsDay, date, today=today, in_utc=zone.fallback)
+        await self.show(interaction, date)
 
-    @readings.autocomplete("date")
-    async def date_autocomplete(
-        self, interaction: discord.Interaction[MagisteriumBot], current: str
-    ) -> list[app_commands.Choice[str]]:
-        zone = await zone_here(interaction)
-        today = zone.today(self.now())
-        found = suggestions(current, today=today, locale=str(interaction.locale))
-        return [app_commands.Choice(name=s.name, value=s.value) for s in found]
+    readings.autocomplete("date")(DayFeedCog.date_autocomplete)

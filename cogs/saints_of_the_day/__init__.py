@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs._dates.feeds import SaintsDay
+from cogs._day_feed.feeds import SaintsDay
 from cogs._lookups.items import DYNAMIC_ITEMS
 from cogs.saints_of_the_day.cog import SaintsCog
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.dates import resolve
 from bot.i18n import LANGUAGES, _, using_locale
-from cogs._dates.day_message import UNKNOWN_DATE_TEXT
+from cogs._day_feed.day_message import UNKNOWN_DATE_TEXT
 
 TODAY = dt.date(2026, 12, 1)
 # The date option's description, as /readings and /saints declare it.

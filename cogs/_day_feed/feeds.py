@@ -13,7 +13,7 @@ import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.i18n import N_
-from cogs._dates.day_message import DayButton, DayFeed, Fetched
+from cogs._day_feed.day_message import DayButton, DayFeed, Fetched
 from cogs._lookups.components import saints_select
 from cogs._lookups.names import saint_names
 

@@ -97,7 +97,9 @@ class DayPager(Paginator):
 
     message_id: int | None = None
 
-    def track(self, message_id: int, via: discord.Interaction[Any] | None = None) -> None:
+    def track(
+        self, message_id: int, via: discord.Interaction[MagisteriumBot] | None = None
+    ) -> None:
         previous = _CURRENT.get(message_id)
         if previous is not None and previous is not self:
             previous.stop()
@@ -106,7 +108,9 @@ class DayPager(Paginator):
         if via is not None:
             self._edit_via = via
 
-    async def send(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+    async def send(
+        self, interaction: discord.Interaction[MagisteriumBot], *, ephemeral: bool = False
+    ) -> None:
         await super().send(interaction, ephemeral=ephemeral)
         if isinstance(self._edit_via, discord.WebhookMessage):
             self.track(self._edit_via.id)
@@ -143,17 +147,16 @@ class DayButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls(dt.date.fromisoformat(match["iso"]))
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await interaction.response.defer()  # fetching may take longer than 3 s
-        bot: MagisteriumBot = interaction.client
-        result = await self.feed.fetch(bot, interaction.user.id, self.day)
+        result = await self.feed.fetch(interaction.client, interaction.user.id, self.day)
         pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
         await interaction.edit_original_response(embed=pager.current, view=pager)
         if interaction.message is not None:
