@@ -60,8 +60,8 @@ from sqlalchemy.engine import make_url  # noqa: E402
 
 from bot.app import MagisteriumBot, create_bot  # noqa: E402
 from bot.daily import Feed  # noqa: E402
-from bot.daily.clock import local_date  # noqa: E402
 from bot.daily.planner import SchedulerConfig, Tick, TickReport  # noqa: E402
+from bot.daily.post_times import local_date  # noqa: E402
 from devtools.discord import Harness  # noqa: E402
 from devtools.discord.fixtures import harness_settings  # noqa: E402
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server  # noqa: E402

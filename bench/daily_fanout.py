@@ -72,8 +72,8 @@ from bench.daily import ZONES, database  # noqa: E402
 from bot.cache.public import cache_key  # noqa: E402
 from bot.cache.store import DEFAULT_PREFIX  # noqa: E402
 from bot.daily import Feed  # noqa: E402
-from bot.daily.clock import local_date  # noqa: E402
 from bot.daily.planner import SchedulerConfig  # noqa: E402
+from bot.daily.post_times import local_date  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.models import DailyClaimRow, DailyScheduleRow  # noqa: E402
 from cogs.daily.post import nonce_of  # noqa: E402

@@ -78,8 +78,8 @@ GROUPS: dict[str, Group] = {
         tests=("tests/bot/render/test_split.py",),
     ),
     "daily": Group(
-        sources=("bot/daily/clock.py", "bot/daily/schedule.py"),
-        tests=("tests/bot/daily/test_clock.py",),
+        sources=("bot/daily/post_times.py", "bot/daily/schedule.py"),
+        tests=("tests/bot/daily/test_post_times.py",),
     ),
     "planner": Group(
         sources=("bot/daily/planner.py",),

@@ -13,9 +13,9 @@ from sqlalchemy import Update, update
 from sqlalchemy.engine import CursorResult
 
 from bot.accounts.account_cache import VersionedCache
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import MissingEncryptionKey
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database
 from bot.storage.deletion import UserDataDeleters
 

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.errors import QuotaExceeded, QuotaPool
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database, SharedTokenUsageRow, rows_of_user
 from bot.storage.upsert import dialect_insert
 

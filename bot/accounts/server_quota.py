@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.errors import QuotaExceeded, QuotaPool
 from bot.accounts.quota import WINDOW, window_start
 from bot.accounts.server_registry import Allowance
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database, ServerTokenUsageRow, rows_of_user
 from bot.storage.upsert import dialect_insert
 

@@ -4,7 +4,7 @@ planner's decisions (``bot.daily.planner``: what is due, the claim, the fetch, t
 Nothing here touches Discord; ``cogs.daily`` sends the posts and answers ``/daily``.
 """
 
-from bot.daily.clock import DEFAULT_GRACE, due_date, next_post, parse_time, slot_instant
+from bot.daily.post_times import DEFAULT_GRACE, due_date, next_post, parse_time, slot_instant
 from bot.daily.schedule import Feed, Schedule, ScheduleStatus, TokenSource
 from bot.daily.store import ScheduleStore
 from bot.daily.zones import find_zone, suggest_zones

@@ -1,6 +1,6 @@
 """What a personal daily post is: one feed sent to one person's DMs at their local time.
 
-The same clock, claim and planner as a server's schedule (``bot.daily.clock``,
+The same post times, claim and planner as a server's schedule (``bot.daily.post_times``,
 ``bot.daily.planner``); what differs is where it goes (a DM, not a channel), whose token it
 uses (the person's own, else the operator's: read at every tick, never a server's account) and
 the language (chosen, or the person's Discord language when they set it up).

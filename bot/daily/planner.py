@@ -32,8 +32,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from bot.a2a import errors
 from bot.a2a.results import Martyrology, NotFound, Readings
-from bot.daily.clock import DEFAULT_GRACE, backoff, due_date
 from bot.daily.pace import DEFAULT_POSTS_PER_SECOND
+from bot.daily.post_times import DEFAULT_GRACE, backoff, due_date
 from bot.daily.schedule import Feed, ScheduleStatus, Slotted
 from bot.daily.slots import ClaimKind
 from bot.i18n import N_
@@ -172,8 +172,8 @@ Fetched = dict[tuple[Feed, dt.date], Content | Exception]
 
 
 def due_day(schedule: Slotted, now: dt.datetime, *, grace: dt.timedelta) -> dt.date | None:
-    """The local date ``schedule`` should post for at ``now``: due (``bot.daily.clock``), not
-    posted yet, and not waiting for a retry. Its status and token are not looked at."""
+    """The local date ``schedule`` should post for at ``now``: due (``bot.daily.post_times``),
+    not posted yet, and not waiting for a retry. Its status and token are not looked at."""
     day = due_date(schedule, now, grace=grace)
     if day is None:
         return None

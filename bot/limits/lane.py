@@ -10,10 +10,10 @@ import uuid
 from collections.abc import Callable, Hashable
 
 from bot.limits.backend import Backend
-from bot.limits.clock import LoopClock
 from bot.limits.config import LimiterClosed
 from bot.limits.fair_queue import FairQueue, Grant, Waiter
 from bot.limits.forecast import forecast
+from bot.limits.loop_time import LoopClock
 from bot.limits.window import Later, Pools, PoolState, choose, free_times
 
 log = logging.getLogger(__name__)

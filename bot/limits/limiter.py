@@ -8,10 +8,10 @@ from collections.abc import Callable, Hashable
 from types import TracebackType
 
 from bot.limits.backend import Backend, LocalBackend
-from bot.limits.clock import LoopClock
 from bot.limits.config import LimiterBusy, LimiterClosed, LimiterConfig
 from bot.limits.fair_queue import Grant
 from bot.limits.lane import Gate, Lane
+from bot.limits.loop_time import LoopClock
 from bot.limits.window import UPSTREAM_WINDOW, Pools
 
 log = logging.getLogger(__name__)

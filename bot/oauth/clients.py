@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import httpx
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import SERVICE_OWNER, Purpose, TokenCipher
 from bot.accounts.errors import TokenDecryptionError
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.oauth.config import CLIENT_NAME, OAuthConfig
 from bot.oauth.errors import OAuthUnavailable
 from bot.oauth.metadata import ServerMetadata

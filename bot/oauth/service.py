@@ -20,10 +20,10 @@ from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from pydantic import SecretStr
 
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import TokenCipher
 from bot.accounts.registry import LinkedAccount, TokenRegistry
 from bot.accounts.server_registry import ServerAccount, ServerRegistry
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.oauth.binding import new_browser_secret
 from bot.oauth.clients import ClientSource
 from bot.oauth.config import OAuthConfig

@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 from pydantic import SecretStr
 from sqlalchemy import ColumnElement, delete, update
 
-from bot.accounts.clock import Clock, utcnow
 from bot.accounts.crypto import Purpose, TokenCipher
 from bot.accounts.errors import TokenDecryptionError
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.oauth.binding import browser_hash, same_browser
 from bot.oauth.config import STATE_LIFETIME_SECONDS
 from bot.oauth.errors import OAuthUnavailable, StateProblem

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.accounts.clock import utcnow
+from bot.accounts.wall_clock import utcnow
 from bot.dates import suggestions
 from cogs._day_feed.day_message import DayButton, show_day
 from cogs._zones import zone_here

@@ -11,7 +11,7 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus, LinkedAccount
-from bot.accounts.clock import utcnow
+from bot.accounts.wall_clock import utcnow
 from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed

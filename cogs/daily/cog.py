@@ -16,8 +16,8 @@ from discord.ext import commands, tasks
 from bot.app.lifecycle import DAILY_TICK_TASK
 from bot.app.respond import defer
 from bot.daily import Feed, ScheduleStore
-from bot.daily.clock import local_date, next_post
 from bot.daily.planner import MINUTE, SchedulerConfig, TickReport, minute_to_tick, seconds_until
+from bot.daily.post_times import local_date, next_post
 from bot.i18n import N_, _, using_locale
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable

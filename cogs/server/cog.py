@@ -17,8 +17,8 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus, Allowance
-from bot.accounts.clock import utcnow
 from bot.accounts.server_registry import MAX_PER_HOUR, MAX_QA_PER_HOUR
+from bot.accounts.wall_clock import utcnow
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed

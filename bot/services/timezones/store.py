@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import ScalarSelect, delete, literal, select
 
-from bot.accounts.clock import Clock, utcnow
+from bot.accounts.wall_clock import Clock, utcnow
 from bot.services.timezones.zone import UTC_FALLBACK, ResolvedZone, ZoneSource, first_set
 from bot.storage import Database, StorageUnavailable, rows_of_user
 from bot.storage.models import (

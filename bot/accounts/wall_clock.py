@@ -1,4 +1,5 @@
-"""The clock the accounts stores read; tests pass their own."""
+"""The wall clock: now, aware, in UTC, as the stores (accounts, sign-in states, timezones) and the
+cogs that count a day read it; tests pass their own :data:`Clock`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The daily clock: time parsing, slots across DST gaps and folds, the grace window, the next
-post, backoff and timezone names. Pure functions: no database, no bot.
+"""When a schedule posts (bot.daily.post_times): time parsing, slots across DST gaps and folds,
+the grace window, the next post, backoff and timezone names. Pure functions: no database, no
+bot.
 
 The minute-by-minute walks stand in for the scheduler: every minute ``due_date`` is asked, and
 a date it returns is "posted" unless the claim set already holds it, as the persisted claim on
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.daily.clock import (
+from bot.daily.post_times import (
     DEFAULT_GRACE,
     backoff,
     due_date,
