@@ -130,7 +130,7 @@ async def ours(url: str, concurrency: int) -> AsyncIterator[Call]:
 
         async def call() -> str:
             message = Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
-            task = await client.send_message(TOKEN, message)
+            task = await client.send_message(message, client.policy(TOKEN))
             if task.status.state != "completed":
                 raise RuntimeError(f"ours: task {task.status.state}")
             return task.text_parts()[0]

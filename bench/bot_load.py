@@ -162,7 +162,7 @@ class Recorder:
     """Dispatches interactions like the harness does, without awaiting each one, and times them.
 
     The bench wraps, for its run only: the harness's recording webhook adapter (when discord.py
-    hands a request to Discord), ``MagisteriumService._timed`` (each upstream call, its limiter
+    hands a request to Discord), ``A2AClient.send_message`` (each upstream call, its limiter
     admissions included), the
     limiter's wait callback, and the loop's task factory (the tasks a dispatch starts). Each
     interaction's tasks inherit a context variable naming it, so the wrappers know whose it is.
@@ -216,21 +216,21 @@ class Recorder:
 
     def _time_upstream_calls(self) -> None:
         bot: MagisteriumBot = self.harness.bot  # type: ignore[assignment]
-        service: Any = bot.services.magisterium
-        original_timed = service._timed
+        client: Any = bot.services.a2a
+        original_send = client.send_message
 
-        async def timed(skill: Any, call: Awaitable[Any]) -> Any:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
             current = CURRENT.get()
             started = time.perf_counter()
             try:
-                return await original_timed(skill, call)
+                return await original_send(*args, **kwargs)
             finally:
                 if current is not None:
                     current.upstream_calls += 1
                     current.upstream_seconds += time.perf_counter() - started
 
-        service._timed = timed
-        self._undo.callback(delattr, service, "_timed")
+        client.send_message = timed
+        self._undo.callback(delattr, client, "send_message")
         limiter: Any = bot.services.limiter
         original_on_wait = limiter._on_wait
 

@@ -300,7 +300,7 @@ def print_setup(
 
 
 def upstream_calls(fake: FakeMagisterium) -> dict[str, int]:
-    return {feed.value: fake.count(skill=feed.skill.value) for feed in Feed}
+    return {feed.value: fake.count(skill=feed.skill) for feed in Feed}
 
 
 def instrument(bot: MagisteriumBot, cog: Any) -> Timers:

@@ -244,7 +244,7 @@ async def forget_cached(redis_url: str, pairs: Iterable[tuple[Feed, dt.date]]) -
     """Delete the shared cache's entries (and fill locks) of these feeds and dates."""
     keys = []
     for feed, day in pairs:
-        key = cache_key(feed.skill.value, day.isoformat())
+        key = cache_key(feed.skill, day.isoformat())
         keys += [f"{DEFAULT_PREFIX}:{key}", f"{DEFAULT_PREFIX}:fill:{key}"]
     redis = Redis.from_url(redis_url)
     try:
@@ -631,7 +631,7 @@ async def run_once(config: Config, workdir: Path) -> Result:  # noqa: PLR0915
                     feed
                     for r in fake.requests[upstream_from:]
                     for feed in config.feeds
-                    if r.method == "message/send" and r.skill == feed.skill.value
+                    if r.method == "message/send" and r.skill == feed.skill
                 )
                 refused = Counter(
                     f"{'global' if is_global else 'route'} {kind}"

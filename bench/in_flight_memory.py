@@ -10,8 +10,9 @@ process, rate limits off, answering after ``--latency-ms``) and are measured whi
 for their answer (the fake has received every one). Three layers, each N in a fresh process
 (so that memory an earlier run freed but kept cannot hide the growth):
 
-  http:        ``MagisteriumSkills.ask`` on the bot's HTTP client (``new_http_client``: httpx
-               on aiohttp's pool, one connection per call in flight), plain HTTP on loopback;
+  http:        a catholic_qa call (its row of ``bot.a2a.skills``, sent by ``A2AClient``) on the
+               bot's HTTP client (``new_http_client``: httpx on aiohttp's pool, one connection
+               per call in flight), plain HTTP on loopback;
   tls:         the same over TLS, through a TLS-terminating relay in another process (Magisterium
                is reached over https: each connection then holds an OpenSSL session);
   interaction: whole ``/ask`` interactions through the offline harness (``devtools.discord``),
@@ -51,8 +52,9 @@ if str(ROOT) not in sys.path:
 import httpx  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
-from bot.a2a import A2AClient, MagisteriumSkills  # noqa: E402
+from bot.a2a import A2AClient, Answer, Message  # noqa: E402
 from bot.a2a.http import new_http_client  # noqa: E402
+from bot.a2a.skills import CATHOLIC_QA  # noqa: E402
 from devtools.fake_magisterium.agent_card import A2A_PATH  # noqa: E402
 
 LAYERS = ("http", "tls", "interaction")
@@ -213,12 +215,18 @@ async def measure_calls(url: str, count: int, heap: bool, ca: str | None) -> dic
         new_http_client(max_connections=count, transport=transport) as http,
         httpx.AsyncClient(base_url=CONTROL[0]) as control,
     ):
-        skills = MagisteriumSkills(A2AClient(http, url))
-        await skills.ask(SecretStr("warm-up"), "Warm-up: what is grace?")
+        client = A2AClient(http, url)
+
+        async def ask(token: SecretStr, question: str) -> Answer:
+            message = Message.from_user([CATHOLIC_QA.part(question)], skill_id=CATHOLIC_QA.id)
+            task = await client.send_message(message, client.policy(token))
+            return CATHOLIC_QA.parse(task, question)
+
+        await ask(SecretStr("warm-up"), "Warm-up: what is grace?")
 
         async def start() -> list[asyncio.Task[Any]]:
             return [
-                asyncio.create_task(skills.ask(SecretStr(f"person-{i}"), f"Question {i}: grace?"))
+                asyncio.create_task(ask(SecretStr(f"person-{i}"), f"Question {i}: grace?"))
                 for i in range(count)
             ]
 

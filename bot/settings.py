@@ -112,6 +112,12 @@ class Settings(BaseSettings):
 
     # Entries of public content (readings, saints, documents, searches) kept in process.
     cache_max_entries: int = Field(default=1024, ge=1)
+    # Recent /ask answers remembered in process for the buttons and menus under them (lost on
+    # restart; without them the bot reads the answer back with tasks/get or says "ask again"):
+    # their related questions and citations, and the private answers that "Share in channel"
+    # may still post.
+    answer_memory_size: int = Field(default=2000, ge=1)
+    share_memory_size: int = Field(default=1000, ge=1)
 
     # Multi-process deployments: each process runs some shards of one shard count.
     shard_count: int | None = Field(default=None, ge=1)

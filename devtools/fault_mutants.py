@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (
     "bot/a2a/errors.py",
     "bot/a2a/client.py",
+    "bot/a2a/call_policy.py",  # the sends, refresh and deadline of a call (was in admission.py)
     "bot/a2a/responses.py",
     "bot/a2a/retry.py",
     "bot/a2a/task_states.py",

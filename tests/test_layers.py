@@ -169,3 +169,386 @@ def test_the_checker_sees_an_upward_import() -> None:
     assert not _allowed("cogs.qa", "bot.cli.common")
     assert _allowed("cogs.qa", "cogs._lookups.names")
     assert _allowed("bot.app", "bot.services.magisterium")
+
+
+# --- what a cog may reach: the service, never the raw A2A client or the token chooser --------
+
+# The raw upstream client, imported or reached from the services: a cog calls the service
+# (bot.services.magisterium), which owns the 401 handling, the metrics and the token choice.
+RAW_A2A_MODULES = ("bot.a2a.client", "bot.a2a.http")
+RAW_A2A_NAMES = frozenset({"A2AClient"})
+RAW_A2A_ATTRIBUTES = frozenset({"a2a"})  # services.a2a, bot.services.a2a…
+# Spending a token is the service's decision (TokenChooser.choose, from the request's Origin).
+TOKEN_SPENDING_CALLS = frozenset({"choose"})
+
+
+def _cog_sources() -> list[Path]:
+    return sorted(ROOT.joinpath("cogs").rglob("*.py"))
+
+
+def _reaches_the_raw_client(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, what) for each reach past the service in ``tree``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(RAW_A2A_MODULES):
+                    yield node.lineno, f"imports {alias.name}"
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if node.module.startswith(RAW_A2A_MODULES) or full.startswith(RAW_A2A_MODULES):
+                    yield node.lineno, f"imports {full}"
+                elif alias.name in RAW_A2A_NAMES:
+                    yield node.lineno, f"imports {alias.name}"
+        elif isinstance(node, ast.Name) and node.id in RAW_A2A_NAMES:
+            yield node.lineno, f"uses {node.id}"
+        elif isinstance(node, ast.Attribute) and node.attr in RAW_A2A_ATTRIBUTES:
+            yield node.lineno, f"reads {ast.unparse(node)}"
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in TOKEN_SPENDING_CALLS
+        ):
+            yield node.lineno, f"calls {ast.unparse(node.func)}"
+
+
+def test_no_cog_reaches_past_the_service() -> None:
+    """No cog imports the raw A2A client, reads ``services.a2a`` or chooses a token to spend:
+    every upstream call goes through ``MagisteriumService``."""
+    found = sorted(
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path in _cog_sources()
+        for line, what in _reaches_the_raw_client(ast.parse(path.read_text(encoding="utf-8")))
+    )
+    assert found == []
+
+
+# --- no module-level mutable state in cogs -----------------------------------------------------
+
+# Calls whose result is immutable (or a read-only view): a module may hold them. Anything else
+# called at module level must be a frozen dataclass or NamedTuple of the project, with
+# immutable arguments.
+IMMUTABLE_CALLS = frozenset(
+    {
+        "N_",
+        "frozenset",
+        "tuple",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "len",
+        "min",
+        "max",
+        "re.compile",
+        "TypeVar",
+        "typing.TypeVar",
+        "ParamSpec",
+        "NewType",
+        "logging.getLogger",
+        "MappingProxyType",
+        "types.MappingProxyType",
+        "dt.timedelta",
+        "datetime.timedelta",
+        "timedelta",
+        "dt.time",
+        "dt.date",
+        "ZoneInfo",
+    }
+)
+# Names a module may bind to a list by convention.
+MODULE_DUNDERS = frozenset({"__all__"})
+# Module-level tables and objects in cogs that the rule refuses, in files that others are
+# changing: each is to become immutable (a tuple, a frozenset, ``MappingProxyType``) or move
+# into the cog that uses it, and then leave this list. Nothing may be added.
+NOT_YET_IMMUTABLE = frozenset(
+    {
+        "cogs/_day_feed/day_message.py: _CURRENT",
+        "cogs/_lookups/names.py: CONNECTORS",
+        "cogs/_lookups/names.py: NOT_NAMES",
+        "cogs/_lookups/names.py: PLURAL_TRIGGERS",
+        "cogs/_lookups/names.py: TRIGGERS",
+        "cogs/_lookups/show.py: NOT_FOUND",
+        "cogs/_zones/replies.py: SOURCES",
+        "cogs/account/cog.py: SOURCE_NAMES",
+        "cogs/account/cog.py: STORED",
+        "cogs/account/cog.py: VERDICT_MESSAGES",
+        "cogs/daily/cog.py: SERVER_INSTALL",
+        "cogs/daily/cog.py: SERVER_ONLY",
+        "cogs/daily/personal_replies.py: NOTHING_TO_STOP",
+        "cogs/daily/post.py: DAY_BUTTONS",
+        "cogs/daily/post.py: NOT_FOUND",
+        "cogs/daily/reasons.py: _WITH_DETAILS",
+        "cogs/daily/replies.py: FEED_CHOICES",
+        "cogs/daily/replies.py: LANGUAGE_CHOICES",
+        "cogs/daily/replies.py: NOTHING_TO_STOP",
+        "cogs/daily/replies.py: SET_TITLES",
+        "cogs/daily/replies.py: STOPPED_TITLES",
+        "cogs/daily/status.py: STATUS_LABELS",
+        "cogs/server/cog.py: SERVER_INSTALL",
+        "cogs/server/cog.py: SERVER_ONLY",
+        "cogs/server/cog.py: STORED",
+        "cogs/server/replies.py: VERDICT_MESSAGES",
+    }
+)
+
+
+def _module_file(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _is_frozen_class(node: ast.ClassDef) -> bool:
+    """A ``@dataclass(frozen=True)`` or a ``NamedTuple``."""
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("dataclass"):
+            frozen = [k for k in decorator.keywords if k.arg == "frozen"]
+            if frozen and isinstance(frozen[0].value, ast.Constant) and frozen[0].value.value:
+                return True
+    return any(ast.unparse(base).endswith("NamedTuple") for base in node.bases)
+
+
+class _Module:
+    """One module's source, enough to say whether a name it uses is a frozen class."""
+
+    def __init__(self, tree: ast.Module, package: str) -> None:
+        self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.imported: dict[str, tuple[str, str]] = {}  # local name: (module, name there)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module is not None:
+                origin = node.module
+                if node.level:  # relative: from the package's parents
+                    parents = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    origin = ".".join([*parents, node.module])
+                for alias in node.names:
+                    self.imported[alias.asname or alias.name] = (origin, alias.name)
+
+    def frozen(self, name: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name in self.classes:
+            return _is_frozen_class(self.classes[name])
+        if name not in self.imported or name in seen:
+            return False
+        module, original = self.imported[name]
+        path = _module_file(module) if module.split(".")[0] in ("bot", "cogs") else None
+        if path is None:
+            return False
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        there = _Module(ast.parse(path.read_text(encoding="utf-8")), package)
+        return there.frozen(original, seen | {name})
+
+
+def _immutable(value: ast.expr, module: _Module) -> bool:
+    """Whether ``value``, evaluated at import, is an immutable value (or a reference to one
+    defined elsewhere): literals, tuples of them, names and attributes, type expressions, the
+    :data:`IMMUTABLE_CALLS` and the project's frozen classes built from immutable values."""
+    if isinstance(value, ast.Constant | ast.JoinedStr | ast.Name | ast.Attribute | ast.Lambda):
+        return True
+    if isinstance(value, ast.Tuple):
+        return all(isinstance(item, ast.Starred) or _immutable(item, module) for item in value.elts)
+    if isinstance(value, ast.Subscript):  # a type (list[int], Literal["a"]) or an item
+        return _immutable(value.value, module)
+    if isinstance(value, ast.BinOp):
+        return _immutable(value.left, module) and _immutable(value.right, module)
+    if isinstance(value, ast.UnaryOp):
+        return _immutable(value.operand, module)
+    if isinstance(value, ast.BoolOp):
+        return all(_immutable(operand, module) for operand in value.values)
+    if isinstance(value, ast.IfExp):
+        return _immutable(value.body, module) and _immutable(value.orelse, module)
+    if isinstance(value, ast.Compare):
+        return True
+    if isinstance(value, ast.Call):
+        called = ast.unparse(value.func)
+        if called in IMMUTABLE_CALLS:
+            return True
+        if isinstance(value.func, ast.Name) and module.frozen(value.func.id):
+            arguments = [*value.args, *(k.value for k in value.keywords)]
+            return all(_immutable(argument, module) for argument in arguments)
+        return False
+    return False  # dict, list and set displays, comprehensions, generators…
+
+
+def _module_level(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements run at import: the module's, and those of its ifs, trys and withs."""
+    for statement in statements:
+        if isinstance(statement, ast.If | ast.With):
+            yield from _module_level(statement.body)
+            yield from _module_level(getattr(statement, "orelse", []))
+        elif isinstance(statement, ast.Try):
+            for block in (statement.body, statement.orelse, statement.finalbody):
+                yield from _module_level(block)
+            for handler in statement.handlers:
+                yield from _module_level(handler.body)
+        else:
+            yield statement
+
+
+def _mutable_state(source: str, package: str) -> list[str]:
+    """The names a module binds at import to mutable values, and the names its functions
+    rebind with ``global``."""
+    tree = ast.parse(source)
+    module = _Module(tree, package)
+    found = []
+    for statement in _module_level(tree.body):
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign | ast.AugAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        names = [ast.unparse(target) for target in targets]
+        if set(names) <= MODULE_DUNDERS or _immutable(value, module):
+            continue
+        found += names
+    found += [
+        f"global {name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Global)
+        for name in node.names
+    ]
+    return found
+
+
+def test_no_module_level_mutable_state_in_cogs() -> None:
+    """What a cog remembers belongs to the cog (made in its ``__init__``, gone with it on a
+    reload), never to a module: a module holds constants only."""
+    found = set()
+    for path in _cog_sources():
+        package = _module_name(path)
+        package = package if path.name == "__init__.py" else package.rpartition(".")[0]
+        for name in _mutable_state(path.read_text(encoding="utf-8"), package):
+            found.add(f"{path.relative_to(ROOT)}: {name}")
+    assert sorted(found - NOT_YET_IMMUTABLE) == []
+
+
+def test_the_list_of_tables_not_yet_immutable_only_shrinks() -> None:
+    """Each entry of :data:`NOT_YET_IMMUTABLE` still exists and is still refused: one made
+    immutable (or moved into its cog) leaves the list."""
+    still = set()
+    for entry in NOT_YET_IMMUTABLE:
+        where, name = entry.split(": ")
+        path = ROOT / where
+        if path.is_file():
+            package = _module_name(path).rpartition(".")[0]
+            if name in _mutable_state(path.read_text(encoding="utf-8"), package):
+                still.add(entry)
+    assert sorted(NOT_YET_IMMUTABLE - still) == []
+
+
+def test_the_checker_sees_module_level_state() -> None:
+    """The rule itself: mutable displays and instances are refused, constants accepted."""
+    refused = """
+import collections
+from cogs.qa.memory import ShareMemory
+TABLE: dict[str, int] = {"a": 1}
+NAMES = ["a"]
+SEEN = set()
+LAST = collections.OrderedDict()
+SHARES = ShareMemory(1000)
+PAIRS = ((1, []),)
+COUNT = 0
+def bump() -> None:
+    global COUNT
+"""
+    assert _mutable_state(refused, "cogs.example") == [
+        "TABLE",
+        "NAMES",
+        "SEEN",
+        "LAST",
+        "SHARES",
+        "PAIRS",
+        "global COUNT",
+    ]
+    accepted = """
+import logging, re
+from types import MappingProxyType
+from typing import TypeVar
+import discord
+from bot.i18n import N_
+from cogs.qa.memory import RecentAnswers
+from cogs.lookups.cog import Lookup
+__all__ = ["a"]
+NAMES = ("a", "b")
+FLAGS = frozenset({"a"})
+TABLE = MappingProxyType({"a": 1})
+TITLE = N_("A title")
+WORD = re.compile(r"\\w+")
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+_Button = discord.ui.Button[discord.ui.View]
+Either = int | str
+SIZE = 2 * 1000
+ROWS = (*NAMES, "c")
+LOOKUP = Lookup(name=N_("saint"), description="d", example="e")
+if True:
+    LIMIT = 10
+"""
+    assert _mutable_state(accepted, "cogs.example") == []
+    lookup_of_a_list = 'from cogs.lookups.cog import Lookup\nL = Lookup(name=["saint"])\n'
+    assert _mutable_state(lookup_of_a_list, "cogs.example") == ["L"]
+    # RecentAnswers is frozen, but holds memories: made at module level, it is refused all the
+    # same, since its arguments are not immutable.
+    memories = (
+        "from cogs.qa.memory import RecentAnswers, RelatedMemory\n"
+        "R = RecentAnswers(RelatedMemory(1), None, None)\n"
+    )
+    assert _mutable_state(memories, "cogs.example") == ["R"]
+
+
+# --- no context variable decides a token or a limiter slot -----------------------------------
+
+TOKEN_AND_LIMITER_PACKAGES = ("bot/services", "bot/a2a", "bot/accounts", "bot/limits")
+
+
+def _context_variables(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "contextvars":
+                    yield node.lineno, "imports contextvars"
+        elif isinstance(node, ast.ImportFrom) and node.module == "contextvars":
+            yield node.lineno, "imports from contextvars"
+        elif isinstance(node, ast.Name) and node.id == "ContextVar":
+            yield node.lineno, "uses ContextVar"
+        elif isinstance(node, ast.Attribute) and node.attr == "ContextVar":
+            yield node.lineno, f"uses {ast.unparse(node)}"
+
+
+def test_no_context_variable_in_the_token_and_limiter_decision() -> None:
+    """Whose token serves a request and which limiter slot it takes are decided from the
+    request's ``Origin`` and ``CallPolicy``, passed as arguments: 0 ContextVars there."""
+    found = sorted(
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for package in TOKEN_AND_LIMITER_PACKAGES
+        for path in ROOT.joinpath(package).rglob("*.py")
+        for line, what in _context_variables(ast.parse(path.read_text(encoding="utf-8")))
+    )
+    assert found == []
+
+
+def test_the_checkers_see_a_raw_client_and_a_context_variable() -> None:
+    reaching = """
+from bot.a2a.client import A2AClient
+from bot.a2a import http
+async def f(interaction):
+    services = interaction.client.services
+    chosen = await services.chooser.choose(1, expensive=False)
+    await services.a2a.get_task(chosen.token, "t")
+"""
+    assert sorted(what for _, what in _reaches_the_raw_client(ast.parse(reaching))) == [
+        "calls services.chooser.choose",
+        "imports bot.a2a.client.A2AClient",
+        "imports bot.a2a.http",
+        "reads services.a2a",
+    ]
+    service = "async def f(service, origin):\n    await service.call(origin, ROW, 'q')\n"
+    assert list(_reaches_the_raw_client(ast.parse(service))) == []
+    gate = "import contextvars\nGATE = contextvars.ContextVar('gate')\n"
+    assert [what for _, what in _context_variables(ast.parse(gate))] == [
+        "imports contextvars",
+        "uses contextvars.ContextVar",
+    ]

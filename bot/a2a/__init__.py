@@ -4,7 +4,8 @@ Knows nothing of Discord.
 """
 
 from bot.a2a import errors
-from bot.a2a.client import DEFAULT_API_URL, A2AClient, Token
+from bot.a2a.call_policy import CallPolicy, Token
+from bot.a2a.client import DEFAULT_API_URL, A2AClient
 from bot.a2a.models import DataPart, FilePart, Message, Part, Task, TextPart
 from bot.a2a.results import (
     Answer,
@@ -16,23 +17,24 @@ from bot.a2a.results import (
     SearchHit,
     SearchResults,
 )
-from bot.a2a.retry import Clock, RetryPolicy
-from bot.a2a.skills import MagisteriumSkills, Skill
+from bot.a2a.retry import Clock, PollPolicy, RetryPolicy
+from bot.a2a.skills import Skill
 
 __all__ = [
     "DEFAULT_API_URL",
     "A2AClient",
     "Answer",
+    "CallPolicy",
     "Citation",
     "Clock",
     "DataPart",
     "Document",
     "FilePart",
-    "MagisteriumSkills",
     "Martyrology",
     "Message",
     "NotFound",
     "Part",
+    "PollPolicy",
     "Readings",
     "RetryPolicy",
     "SearchHit",

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
 import random
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
 import httpx
-from pydantic import SecretStr
 
 from bot.a2a import errors
-from bot.a2a.attempts import SINGLE_ATTEMPT, UNGATED, AttemptGate, current_gate
+from bot.a2a.call_policy import UNLIMITED, Admission, CallPolicy, Refresh, Token
 from bot.a2a.models import Message, Task
 from bot.a2a.responses import read_result
 from bot.a2a.retry import SYSTEM_CLOCK, Clock, PollPolicy, RetryPolicy
@@ -29,26 +29,14 @@ DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=90.0, write=10.0, pool=5.0)
 # Overall budget for one call including retries; well below Discord's 15-minute followup window.
 DEFAULT_DEADLINE = 120.0
 
-Token = SecretStr | str
-
-
-def _secret(token: Token) -> str:
-    return token.get_secret_value() if isinstance(token, SecretStr) else token
-
-
-@dataclass(frozen=True)
-class _Call:
-    """One call on someone's behalf: its headers (with the token) and its deadline."""
-
-    headers: dict[str, str]
-    deadline: float
-
 
 class A2AClient:
     """Calls Magisterium's A2A endpoint over one shared ``httpx.AsyncClient``.
 
-    The caller owns ``http`` (one per process, closed on shutdown). Every method takes the
-    bearer token of the person on whose behalf it calls; the token is never logged.
+    The caller owns ``http`` (one per process, closed on shutdown). Every call takes a
+    :class:`CallPolicy`: the token of the person on whose behalf it calls (never logged), the
+    call's deadline, its retries, polling and admission. :meth:`policy` makes the client's own,
+    for a caller without a rate limiter.
     """
 
     def __init__(
@@ -65,101 +53,122 @@ class A2AClient:
     ) -> None:
         self._http = http
         self._url = url
-        self._retry = retry or RetryPolicy()
-        self._poll = poll or PollPolicy()
-        self._clock = clock
+        self.retry = retry or RetryPolicy()
+        self.poll = poll or PollPolicy()
+        self.clock = clock
         self._rng = rng or random.Random()
-        self._deadline = deadline
+        self.deadline = deadline
         self._timeout = timeout
         self._ids = itertools.count(1)
 
     def __repr__(self) -> str:
         return f"A2AClient(url={self._url!r})"
 
-    async def send_message(
-        self, token: Token, message: Message, *, budget: float | None = None
-    ) -> Task:
+    def policy(
+        self,
+        token: Token,
+        *,
+        budget: float | None = None,
+        retry: RetryPolicy | None = None,
+        admission: Admission = UNLIMITED,
+        refresh: Refresh | None = None,
+    ) -> CallPolicy:
+        """A policy for one call: the client's retries and polling, a deadline ``budget``
+        seconds from now (never past the client's own), and ``admission`` for each attempt."""
+        budget = self.deadline if budget is None else min(budget, self.deadline)
+        return CallPolicy(
+            token,
+            self.clock.monotonic() + budget,
+            retry=retry or self.retry,
+            poll=self.poll,
+            admission=admission,
+            refresh=refresh,
+            clock=self.clock,
+            rng=self._rng,
+        )
+
+    async def send_message(self, message: Message, policy: CallPolicy) -> Task:
         """``message/send``: the completed task (a Message result taken as one).
 
-        Retries reuse the message's ``messageId``; the attempts run by the caller's gate
-        (:func:`bot.a2a.attempts.gated`). A task still working is polled with ``tasks/get``
-        within the deadline; any other state raises its exception (``bot.a2a.task_states``).
+        Retries reuse the message's ``messageId``. A task still working is polled with
+        ``tasks/get`` within the policy's deadline; any other state raises its exception
+        (``bot.a2a.task_states``).
         """
-        call = self._start(token, budget)
         params = {"message": message.model_dump(mode="json", exclude_none=True)}
-        result = await self._request(call, "message/send", params, current_gate())
+        result = await self._rpc(policy, "message/send", params)
         task = task_from_result("message/send", result, message_allowed=True)
         if is_pending(task):
-            task = await self._wait_for(call, task)
+            task = await self._wait_for(policy, task)
         return completed(task)
 
-    async def get_task(self, token: Token, task_id: str, *, budget: float | None = None) -> Task:
+    async def get_task(self, task_id: str, policy: CallPolicy) -> Task:
         """``tasks/get``: an earlier task (kept 24 h), in whatever state it is; does not count
         against rate limits."""
-        call = self._start(token, budget)
-        result = await self._request(call, "tasks/get", {"id": task_id}, UNGATED)
+        result = await self._rpc(policy, "tasks/get", {"id": task_id})
         return task_from_result("tasks/get", result)
 
-    async def cancel_task(self, token: Token, task_id: str, *, budget: float | None = None) -> Task:
+    async def cancel_task(self, task_id: str, policy: CallPolicy) -> Task:
         """``tasks/cancel``; in practice answers :class:`InvalidParams` (tasks are terminal)."""
-        call = self._start(token, budget)
-        result = await self._request(call, "tasks/cancel", {"id": task_id}, UNGATED)
+        result = await self._rpc(policy, "tasks/cancel", {"id": task_id})
         return task_from_result("tasks/cancel", result)
 
-    def _start(self, token: Token, budget: float | None) -> _Call:
-        budget = self._deadline if budget is None else min(budget, self._deadline)
-        headers = {
-            "Authorization": f"Bearer {_secret(token)}",
-            "Content-Type": "application/json",
-        }
-        return _Call(headers, self._clock.monotonic() + budget)
-
-    async def _request(
-        self, call: _Call, method: str, params: dict[str, Any], gate: AttemptGate
+    async def _rpc(
+        self, policy: CallPolicy, method: str, params: dict[str, Any], *, poll: bool = False
     ) -> Any:
-        """One JSON-RPC request, attempted as the gate and the retry policy allow."""
+        """One JSON-RPC request, attempted as the policy allows; a ``poll`` is one attempt,
+        outside admission (the poll loop is its retry)."""
         request_id = next(self._ids)
         body = json.dumps(
             {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params},
             separators=(",", ":"),
         ).encode()
-        attempt = 0
+        admission = UNLIMITED if poll else policy.admission
         while True:
             try:
-                async with gate.admit(self._time_left(call, method, attempt)):
-                    remaining = self._time_left(call, method, attempt)
-                    response = await self._post(method, body, call.headers, remaining)
+                async with admission.admit(policy.time_left(method)):
+                    if not poll:
+                        policy.sent += 1
+                    remaining = policy.time_left(method)
+                    with _transport_errors(method):
+                        async with asyncio.timeout(remaining):
+                            response = await self._http.post(
+                                self._url,
+                                content=body,
+                                headers=_headers(policy),
+                                timeout=self._timeouts(remaining),
+                            )
                 log.debug("A2A %s -> HTTP %d", method, response.status_code)
                 return read_result(method, response, request_id)
             except errors.A2AError as error:
-                policy_delay = self._retry.delay_before_retry(attempt, error, self._rng)
-                delay = await gate.after_failure(error, attempt, policy_delay)
-                if delay is None or self._clock.monotonic() + delay >= call.deadline:
+                delay = None if poll else await policy.after_failure(error)
+                if delay is None:
                     raise
-                attempt += 1
                 log.warning(
                     "A2A %s failed (%s); retry %d in %.2fs",
                     method,
                     type(error).__name__,
-                    attempt,
+                    policy.sent,
                     delay,
                 )
-                await self._clock.sleep(delay)
+                await policy.clock.sleep(delay)
 
-    def _time_left(self, call: _Call, method: str, attempts: int) -> float:
-        remaining = call.deadline - self._clock.monotonic()
-        if remaining <= 0:
-            raise errors.DeadlineExceeded(f"{method}: no time left after {attempts} attempts")
-        return remaining
+    def _timeouts(self, remaining: float) -> httpx.Timeout:
+        limits = self._timeout
+        return httpx.Timeout(
+            connect=min(limits.connect or remaining, remaining),
+            read=min(limits.read or remaining, remaining),
+            write=min(limits.write or remaining, remaining),
+            pool=min(limits.pool or remaining, remaining),
+        )
 
-    async def _wait_for(self, call: _Call, task: Task) -> Task:
+    async def _wait_for(self, policy: CallPolicy, task: Task) -> Task:
         """Poll a task still working until it is not, a few times within the deadline."""
-        for delay in self._poll.delays():
-            if self._clock.monotonic() + delay >= call.deadline:
+        for delay in policy.poll.delays():
+            if policy.clock.monotonic() + delay >= policy.deadline:
                 break
-            await self._clock.sleep(delay)
+            await policy.clock.sleep(delay)
             try:
-                result = await self._request(call, "tasks/get", {"id": task.id}, SINGLE_ATTEMPT)
+                result = await self._rpc(policy, "tasks/get", {"id": task.id}, poll=True)
             except errors.A2AError as error:
                 if not error.retryable:
                     raise
@@ -170,39 +179,33 @@ class A2AClient:
                 return task
         return task
 
-    async def _post(
-        self, method: str, body: bytes, headers: dict[str, str], remaining: float
-    ) -> httpx.Response:
-        limits = self._timeout
-        timeout = httpx.Timeout(
-            connect=min(limits.connect or remaining, remaining),
-            read=min(limits.read or remaining, remaining),
-            write=min(limits.write or remaining, remaining),
-            pool=min(limits.pool or remaining, remaining),
-        )
-        try:
-            async with asyncio.timeout(remaining):
-                return await self._http.post(
-                    self._url, content=body, headers=headers, timeout=timeout
-                )
-        except TimeoutError:
-            raise errors.DeadlineExceeded(f"{method}: deadline passed during the request") from None
-        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            if _lost_mid_request(exc):
-                raise errors.TransportError(f"{method}: connection lost ({_cause(exc)})") from None
-            raise errors.UpstreamConnectError(f"{method}: cannot connect ({_cause(exc)})") from None
-        except httpx.PoolTimeout:
-            raise errors.UpstreamPoolTimeout(f"{method}: no free connection in the pool") from None
-        except httpx.TimeoutException as exc:
-            raise errors.UpstreamReadTimeout(
-                f"{method}: upstream timed out ({_cause(exc)})"
-            ) from None
-        except httpx.TransportError as exc:
-            raise errors.TransportError(f"{method}: {_cause(exc)}") from None
-        except httpx.DecodingError as exc:  # e.g. marked gzip by a proxy, and not gzip
-            raise errors.MalformedResponse(
-                f"{method}: response body could not be decoded ({_cause(exc)})"
-            ) from None
+
+def _headers(policy: CallPolicy) -> dict[str, str]:
+    return {"Authorization": f"Bearer {policy.secret}", "Content-Type": "application/json"}
+
+
+@contextlib.contextmanager
+def _transport_errors(method: str) -> Iterator[None]:
+    """httpx's failures as the client's errors (a context manager, so that the request itself
+    is not one more frame deep)."""
+    try:
+        yield
+    except TimeoutError:
+        raise errors.DeadlineExceeded(f"{method}: deadline passed during the request") from None
+    except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+        if _lost_mid_request(exc):
+            raise errors.TransportError(f"{method}: connection lost ({_cause(exc)})") from None
+        raise errors.UpstreamConnectError(f"{method}: cannot connect ({_cause(exc)})") from None
+    except httpx.PoolTimeout:
+        raise errors.UpstreamPoolTimeout(f"{method}: no free connection in the pool") from None
+    except httpx.TimeoutException as exc:
+        raise errors.UpstreamReadTimeout(f"{method}: upstream timed out ({_cause(exc)})") from None
+    except httpx.TransportError as exc:
+        raise errors.TransportError(f"{method}: {_cause(exc)}") from None
+    except httpx.DecodingError as exc:  # e.g. marked gzip by a proxy, and not gzip
+        raise errors.MalformedResponse(
+            f"{method}: response body could not be decoded ({_cause(exc)})"
+        ) from None
 
 
 def _lost_mid_request(exc: httpx.TransportError) -> bool:

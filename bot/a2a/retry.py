@@ -32,14 +32,9 @@ class SystemClock:
 SYSTEM_CLOCK = SystemClock()
 
 
-# Attempts of one message/send at most, retries included. catholic_qa runs the LLM pipeline
-# and may have spent one of the person's 2 a minute even when it answered -32603.
-QA_ATTEMPTS = 2
+# Sends of one call at most, retries included, unless its skill's rate class says fewer
+# (bot.a2a.skills).
 BASIC_ATTEMPTS = 3
-
-
-def attempt_budget(expensive: bool) -> int:
-    return QA_ATTEMPTS if expensive else BASIC_ATTEMPTS
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,23 @@
-"""The Magisterium skills as typed calls: what cogs and services use."""
+"""The one table of Magisterium's skills: how each is asked, read, cached and rate-limited.
+
+A row says everything the service needs to call a skill: its id, how the query becomes the
+message's part, how the completed task becomes a typed result, whether the result is public
+content (kept and shared by ``bot.cache.public``) and which rate class it spends. Adding a
+skill is one row here plus the cog that shows it.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from enum import StrEnum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from bot.a2a.client import A2AClient, Token
+from pydantic import TypeAdapter
+
 from bot.a2a.lookup_parse import parse_lookup, parse_statistics
 from bot.a2a.lookups import Candidates, DioceseStatistics, LookupKind, Profile
-from bot.a2a.models import DataPart, Message, Part, Task, TextPart
+from bot.a2a.models import DataPart, Part, Task, TextPart
 from bot.a2a.results import (
     Answer,
     Document,
@@ -23,123 +32,186 @@ from bot.a2a.results import (
     parse_search_results,
 )
 
+Q = TypeVar("Q")
+R = TypeVar("R")
 
-class Skill(StrEnum):
-    CATHOLIC_QA = "catholic_qa"
-    DOCUMENT_SEARCH = "document_search"
-    DOCUMENT_FETCH = "document_fetch"
-    LITURGICAL_READINGS = "liturgical_readings"
-    SAINTS_OF_THE_DAY = "saints_of_the_day"
-    SAINT_LOOKUP = "saint_lookup"
-    POPE_LOOKUP = "pope_lookup"
-    PERSON_LOOKUP = "person_lookup"
-    DIOCESE_LOOKUP = "diocese_lookup"
-    DIOCESE_STATISTICS_LOOKUP = "diocese_statistics_lookup"
+
+@dataclass(frozen=True)
+class RateClass:
+    """Which of Magisterium's pools a skill spends, and how many sends one call may make."""
+
+    name: str
+    expensive: bool  # also counts against the stricter "expensive" pool (2 a minute)
+    attempts: int  # sends per call at most, a refreshed token's retry included
+
+
+# catholic_qa runs the LLM pipeline and may have spent one of the person's 2 a minute even when
+# it answered -32603: one retry at most.
+EXPENSIVE = RateClass("expensive", expensive=True, attempts=2)
+BASIC = RateClass("basic", expensive=False, attempts=3)
+
+
+@dataclass(frozen=True)
+class Cached(Generic[Q, R]):
+    """Public content, the same for everyone: kept, shared, and spending nobody's quota when
+    served from the cache. ``key`` is the query's cache key; ``result`` reads a kept value."""
+
+    key: Callable[[Q], str]
+    result: TypeAdapter[R]
+
+
+@dataclass(frozen=True, eq=False)
+class Skill(Generic[Q, R]):
+    """One row of the table."""
+
+    id: str
+    part: Callable[[Q], Part]  # the message's one part, built from the query
+    parse: Callable[[Task, Q], R]  # the completed task, read
+    rate: RateClass
+    cache: Cached[Q, R] | None = None  # None: personal, never kept (an answer)
 
     @property
     def expensive(self) -> bool:
-        """catholic_qa counts against Magisterium's stricter "expensive" pool as well."""
-        return self is Skill.CATHOLIC_QA
+        return self.rate.expensive
+
+    def __str__(self) -> str:
+        return self.id
+
+    def __repr__(self) -> str:
+        return f"Skill({self.id!r})"
 
 
-class MagisteriumSkills:
-    """One method per skill over an :class:`A2AClient`; each returns a typed result."""
+@dataclass(frozen=True)
+class ByNameOrId:
+    """A lookup's query: a canonical id (sent as a data part ``{id}``) or a name (as text).
+    A name and an id never share a cache entry, even when they are spelled alike."""
 
-    def __init__(self, client: A2AClient) -> None:
-        self._client = client
+    name: str | None = None
+    canonical_id: str | None = None
 
-    async def _send(
-        self,
-        token: Token,
-        skill: Skill,
-        part: Part,
-        *,
-        context_id: str | None = None,
-        budget: float | None = None,
-    ) -> Task:
-        message = Message.from_user([part], skill_id=skill.value, context_id=context_id)
-        return await self._client.send_message(token, message, budget=budget)
+    def __post_init__(self) -> None:
+        if (self.name is None) == (self.canonical_id is None):
+            raise ValueError("a lookup needs exactly one of a name or a canonical id")
 
-    async def ask(
-        self,
-        token: Token,
-        question: str,
-        *,
-        context_id: str | None = None,
-        budget: float | None = None,
-    ) -> Answer:
-        """catholic_qa; pass the previous answer's ``context_id`` to continue a conversation."""
-        part = TextPart(text=question)
-        task = await self._send(
-            token, Skill.CATHOLIC_QA, part, context_id=context_id, budget=budget
-        )
-        return parse_answer(task)
+    @property
+    def text(self) -> str:
+        return self.canonical_id if self.canonical_id is not None else str(self.name)
 
-    async def search(
-        self, token: Token, query: str, *, budget: float | None = None
-    ) -> SearchResults:
-        part = TextPart(text=query)
-        task = await self._send(token, Skill.DOCUMENT_SEARCH, part, budget=budget)
-        return parse_search_results(task, query)
+    def part(self) -> Part:
+        if self.canonical_id is not None:
+            return DataPart(data={"id": self.canonical_id})
+        return TextPart(text=str(self.name))
 
-    async def fetch_document(
-        self, token: Token, doc_id: str, *, budget: float | None = None
-    ) -> Document | NotFound:
-        """A document id always goes as a data part ``{id}``, never as free text."""
-        part = DataPart(data={"id": doc_id})
-        task = await self._send(token, Skill.DOCUMENT_FETCH, part, budget=budget)
-        return parse_document(task, doc_id)
-
-    async def readings(
-        self, token: Token, date_query: str, *, budget: float | None = None
-    ) -> Readings | NotFound:
-        part = TextPart(text=date_query)
-        task = await self._send(token, Skill.LITURGICAL_READINGS, part, budget=budget)
-        return parse_readings(task, date_query)
-
-    async def saints(
-        self, token: Token, date: dt.date | str, *, budget: float | None = None
-    ) -> Martyrology | NotFound:
-        """An absolute date goes as a data part ``{date}``; anything else as a text query."""
-        part: Part = (
-            DataPart(data={"date": date.isoformat()})
-            if isinstance(date, dt.date)
-            else TextPart(text=date)
-        )
-        query = date.isoformat() if isinstance(date, dt.date) else date
-        task = await self._send(token, Skill.SAINTS_OF_THE_DAY, part, budget=budget)
-        return parse_martyrology(task, query)
-
-    async def lookup(
-        self,
-        token: Token,
-        kind: LookupKind,
-        *,
-        name: str | None = None,
-        canonical_id: str | None = None,
-        budget: float | None = None,
-    ) -> Profile | Candidates | NotFound:
-        """A profile by canonical id (a data part ``{id}``) or by name (a text part)."""
-        part, query = _name_or_id(name, canonical_id)
-        task = await self._send(token, Skill(kind.skill), part, budget=budget)
-        return parse_lookup(task, kind, query)
-
-    async def diocese_statistics(
-        self,
-        token: Token,
-        *,
-        name: str | None = None,
-        canonical_id: str | None = None,
-        budget: float | None = None,
-    ) -> DioceseStatistics | NotFound:
-        part, query = _name_or_id(name, canonical_id)
-        task = await self._send(token, Skill.DIOCESE_STATISTICS_LOOKUP, part, budget=budget)
-        return parse_statistics(task, query)
+    def cache_key(self) -> str:
+        return f"id:{self.canonical_id}" if self.canonical_id is not None else f"name:{self.name}"
 
 
-def _name_or_id(name: str | None, canonical_id: str | None) -> tuple[Part, str]:
-    if canonical_id is not None:
-        return DataPart(data={"id": canonical_id}), canonical_id
-    if name is None:
-        raise ValueError("a lookup needs a name or a canonical id")
-    return TextPart(text=name), name
+def _text(query: str) -> Part:
+    return TextPart(text=query)
+
+
+def _same(query: str) -> str:
+    return query
+
+
+def _day_as_text(day: dt.date) -> Part:
+    # An absolute ISO date: the upstream never has to guess "today".
+    return TextPart(text=day.isoformat())
+
+
+def _day_as_data(day: dt.date) -> Part:
+    return DataPart(data={"date": day.isoformat()})
+
+
+def _iso(day: dt.date) -> str:
+    return day.isoformat()
+
+
+def _public(adapter: TypeAdapter[R], key: Callable[[Q], str]) -> Cached[Q, R]:
+    return Cached(key=key, result=adapter)
+
+
+LookupResult = Profile | Candidates | NotFound
+_LOOKUP: TypeAdapter[LookupResult] = TypeAdapter(LookupResult)
+
+
+def _lookup(kind: LookupKind) -> Skill[ByNameOrId, LookupResult]:
+    def parse(task: Task, query: ByNameOrId) -> LookupResult:
+        return parse_lookup(task, kind, query.text)
+
+    return Skill(
+        kind.skill,
+        ByNameOrId.part,
+        parse,
+        BASIC,
+        _public(_LOOKUP, ByNameOrId.cache_key),
+    )
+
+
+CATHOLIC_QA: Skill[str, Answer] = Skill(
+    "catholic_qa", _text, lambda task, _question: parse_answer(task), EXPENSIVE
+)
+DOCUMENT_SEARCH: Skill[str, SearchResults] = Skill(
+    "document_search",
+    _text,
+    parse_search_results,
+    BASIC,
+    _public(TypeAdapter(SearchResults), _same),
+)
+DOCUMENT_FETCH: Skill[str, Document | NotFound] = Skill(
+    "document_fetch",
+    lambda doc_id: DataPart(data={"id": doc_id}),  # an id is never sent as free text
+    parse_document,
+    BASIC,
+    _public(TypeAdapter(Document | NotFound), _same),
+)
+LITURGICAL_READINGS: Skill[dt.date, Readings | NotFound] = Skill(
+    "liturgical_readings",
+    _day_as_text,
+    lambda task, day: parse_readings(task, day.isoformat()),
+    BASIC,
+    _public(TypeAdapter(Readings | NotFound), _iso),
+)
+SAINTS_OF_THE_DAY: Skill[dt.date, Martyrology | NotFound] = Skill(
+    "saints_of_the_day",
+    _day_as_data,
+    lambda task, day: parse_martyrology(task, day.isoformat()),
+    BASIC,
+    _public(TypeAdapter(Martyrology | NotFound), _iso),
+)
+SAINT_LOOKUP = _lookup(LookupKind.SAINT)
+POPE_LOOKUP = _lookup(LookupKind.POPE)
+PERSON_LOOKUP = _lookup(LookupKind.PERSON)
+DIOCESE_LOOKUP = _lookup(LookupKind.DIOCESE)
+DIOCESE_STATISTICS_LOOKUP: Skill[ByNameOrId, DioceseStatistics | NotFound] = Skill(
+    "diocese_statistics_lookup",
+    ByNameOrId.part,
+    lambda task, query: parse_statistics(task, query.text),
+    BASIC,
+    _public(TypeAdapter(DioceseStatistics | NotFound), ByNameOrId.cache_key),
+)
+
+LOOKUPS: dict[LookupKind, Skill[ByNameOrId, LookupResult]] = {
+    LookupKind.SAINT: SAINT_LOOKUP,
+    LookupKind.POPE: POPE_LOOKUP,
+    LookupKind.PERSON: PERSON_LOOKUP,
+    LookupKind.DIOCESE: DIOCESE_LOOKUP,
+}
+
+SKILLS: tuple[Skill[object, object], ...] = (  # type: ignore[assignment]
+    CATHOLIC_QA,
+    DOCUMENT_SEARCH,
+    DOCUMENT_FETCH,
+    LITURGICAL_READINGS,
+    SAINTS_OF_THE_DAY,
+    SAINT_LOOKUP,
+    POPE_LOOKUP,
+    PERSON_LOOKUP,
+    DIOCESE_LOOKUP,
+    DIOCESE_STATISTICS_LOOKUP,
+)
+SKILL_IDS: tuple[str, ...] = tuple(skill.id for skill in SKILLS)
+
+
+def lookup_skill(kind: LookupKind) -> Skill[ByNameOrId, LookupResult]:
+    return LOOKUPS[kind]

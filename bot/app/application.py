@@ -25,7 +25,6 @@ from bot.app.tree import MagisteriumTree
 from bot.i18n.translator import CatalogueTranslator
 from bot.oauth import LinkedBySignIn
 from bot.observability import Metrics, register_settings_secrets
-from bot.services.origin import use_request_guild
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.web import (
@@ -198,11 +197,6 @@ class MagisteriumBot(commands.AutoShardedBot):
     ) -> None:
         """The one error path, for the views and modals of ``bot.render.views``."""
         await report_interaction_error(interaction, error, where=where)
-
-    def use_interaction_origin(self, interaction: discord.Interaction[Any]) -> None:
-        """For the views and modals of ``bot.render.views``: the rest of this interaction's
-        task serves a request made in its server (none in DMs): bot.services.origin."""
-        use_request_guild(interaction.guild_id)
 
 
 def default_intents() -> discord.Intents:

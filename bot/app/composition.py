@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import httpx
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy
+from bot.a2a import A2AClient
 from bot.a2a.http import new_http_client
 from bot.accounts import (
     AccountCache,
@@ -50,9 +50,6 @@ from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
-# Rate limits are the limiter's to wait out (it pauses the token for every waiter), so the
-# client hands any retryAfter back at once instead of sleeping inside one request.
-CLIENT_RETRY = RetryPolicy(max_retry_after=0.0)
 # Redis commands take about a millisecond: 32 connections serve thousands of commands a second.
 REDIS_MAX_CONNECTIONS = 32
 REDIS_POOL_WAIT_SECONDS = 5.0
@@ -116,7 +113,6 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
         a2a = A2AClient(
             http,
             settings.magisterium_api_url,
-            retry=CLIENT_RETRY,
             deadline=settings.upstream_deadline_seconds,
         )
         servers = ServerRegistry(db, cipher, cache=_server_cache(settings, redis))
@@ -148,7 +144,7 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             else LocalCache(max_entries=settings.cache_max_entries)
         )
         magisterium = MagisteriumService(
-            MagisteriumSkills(a2a),
+            a2a,
             chooser,
             limiter,
             registry,

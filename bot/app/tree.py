@@ -16,7 +16,6 @@ from bot.app.error_reporting import report_interaction_error
 from bot.app.lifecycle import restarting_notice
 from bot.app.respond import send_private
 from bot.i18n import use_interaction_locale
-from bot.services.origin import use_request_guild
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -43,11 +42,9 @@ class MagisteriumTree(app_commands.CommandTree["MagisteriumBot"]):
         self._running: dict[asyncio.Task[Any], RunningCommand] = {}
 
     async def interaction_check(self, interaction: discord.Interaction[MagisteriumBot], /) -> bool:
-        """Speak the person's language and note the server the command was run in (whose
-        account may serve it: bot.services.origin); while the bot drains, turn new commands
-        away (autocomplete gets no choices)."""
+        """Speak the person's language; while the bot drains, turn new commands away
+        (autocomplete gets no choices)."""
         use_interaction_locale(interaction)
-        use_request_guild(interaction.guild_id)
         if interaction.type is discord.InteractionType.autocomplete:
             if self.client.draining:
                 await interaction.response.autocomplete([])

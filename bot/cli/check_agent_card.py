@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.a2a.skills import Skill
+from bot.a2a.skills import SKILL_IDS
 from bot.cli.check_probes import Outcome, display_host
 
 DOCUMENTED_PATH = "/.well-known/agent.json"
@@ -85,12 +85,12 @@ async def _read_card(http: httpx.AsyncClient, origin: str) -> tuple[CardSkills, 
 
 def _compare(card: CardSkills, where: str) -> Outcome:
     listed = {skill.id for skill in card.skills}
-    missing = [skill.value for skill in Skill if skill.value not in listed]
+    missing = [skill for skill in SKILL_IDS if skill not in listed]
     version = f"A2A {card.protocol_version}, " if card.protocol_version else ""
     listing = f"{where}: {version}{len(listed)} skill{'s' if len(listed) != 1 else ''}"
     if missing:
         return Outcome.warning(f"{listing}; missing {', '.join(missing)}, which the bot uses")
-    return Outcome.ok(f"{listing}, all {len(Skill)} the bot uses")
+    return Outcome.ok(f"{listing}, all {len(SKILL_IDS)} the bot uses")
 
 
 def _origin(url: str) -> str | None:

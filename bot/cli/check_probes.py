@@ -161,7 +161,7 @@ async def magisterium(settings: Settings) -> Outcome:
             timeout=UPSTREAM_TIMEOUT,
         )
         try:
-            await client.get_task(token, f"bot-check-{uuid.uuid4()}")
+            await client.get_task(f"bot-check-{uuid.uuid4()}", client.policy(token))
         except errors.TaskNotFound:
             pass  # the expected answer: the token may read tasks, and this one does not exist
         except errors.Unauthorized as error:

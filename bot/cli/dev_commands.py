@@ -21,6 +21,7 @@ NOT_HERE = (
     "`pip install -e '.[dev]'` there and run it from the checkout"
 )
 
+
 def _checkout_root() -> Path | None:
     """The source checkout this ``bot`` package was imported from, if it is one."""
     root = Path(__file__).resolve().parents[2]

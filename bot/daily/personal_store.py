@@ -146,4 +146,3 @@ class PersonalScheduleStore(SlotStore[PersonalSchedule]):
             await session.execute(statement)
 
     # -- user data
-

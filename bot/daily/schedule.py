@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.a2a import Skill
+from bot.a2a.skills import LITURGICAL_READINGS, SAINTS_OF_THE_DAY
 from bot.i18n import N_
 
 TokenSource = Literal["own", "shared"]
@@ -29,8 +29,8 @@ class Feed(enum.StrEnum):
     READINGS = "readings"
 
     @property
-    def skill(self) -> Skill:
-        return Skill.SAINTS_OF_THE_DAY if self is Feed.SAINTS else Skill.LITURGICAL_READINGS
+    def skill(self) -> str:
+        return SAINTS_OF_THE_DAY.id if self is Feed.SAINTS else LITURGICAL_READINGS.id
 
     @property
     def label(self) -> str:

@@ -21,12 +21,8 @@ log = logging.getLogger(__name__)
 
 
 def enter_interaction(interaction: discord.Interaction[Any]) -> None:
-    """For the rest of this interaction's task: its user's language, and where it was made
-    (the application's ``use_interaction_origin``: the server whose account may serve it)."""
+    """For the rest of this interaction's task: its user's language."""
     use_interaction_locale(interaction)
-    note_origin = getattr(interaction.client, "use_interaction_origin", None)
-    if note_origin is not None:
-        note_origin(interaction)
 
 
 class ErrorReporter(Protocol):
@@ -112,6 +108,13 @@ class BaseModal(discord.ui.Modal):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         enter_interaction(interaction)
         return True
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        await self.submitted(interaction)
+
+    async def submitted(self, interaction: discord.Interaction[Any]) -> None:
+        """The form was sent: subclasses answer it, typed for their own client."""
+        raise NotImplementedError
 
     # discord.py's Modal.on_error drops the ``item`` argument of the View it derives from.
     async def on_error(  # type: ignore[override]

@@ -1,46 +1,48 @@
-"""Calling Magisterium as a person: their token, the shared limiter, then the client.
+"""Calling Magisterium for someone: their token, the shared limiter, one call policy, the client.
 
-Every skill call from a cog, a DM or the scheduler goes through :class:`MagisteriumService`,
-so token choice, fair rate limiting, the retry budget and the handling of 401/429 live in
-one place (429s and retries in :mod:`bot.services.admission`).
+Every upstream call — a skill from a cog, a DM or a daily post, an earlier answer read back with
+``tasks/get``, a token checked at link time — goes through :class:`MagisteriumService`, so the
+choice of token, fair rate limiting, the call's budgets and the handling of 401 and 429 live in
+one place. A skill is a row of :mod:`bot.a2a.skills`; the service reads the row.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+import uuid
 from typing import TypeVar
 
-from pydantic import SecretStr, TypeAdapter
+from pydantic import SecretStr
 
-from bot.a2a import MagisteriumSkills, Skill, errors
-from bot.a2a.attempts import gated
-from bot.a2a.lookups import Candidates, DioceseStatistics, LookupKind, Profile
-from bot.a2a.results import Answer, Document, Martyrology, NotFound, Readings, SearchResults
+from bot.a2a import A2AClient, errors
+from bot.a2a.models import Message
+from bot.a2a.results import Answer, parse_answer
+from bot.a2a.retry import RetryPolicy
+from bot.a2a.skills import CATHOLIC_QA, Skill
 from bot.accounts.registry import TokenRegistry
 from bot.cache.public import PublicContentCache
 from bot.limits import Limiter, LimiterBusy, LimiterClosed
 from bot.observability.metrics import Metrics
-from bot.services.admission import LimiterGate
+from bot.services.admission import LimiterAdmission
+from bot.services.origin import Origin
+from bot.services.token_check import VALIDATION_BUDGET, TokenVerdict, verdict
 from bot.services.tokens import ChosenToken, LinkedTokenInvalid, ServerTokenRefused, TokenChooser
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
+Q = TypeVar("Q")
+R = TypeVar("R")
 
-SEARCH = TypeAdapter(SearchResults)
-DOCUMENT: TypeAdapter[Document | NotFound] = TypeAdapter(Document | NotFound)
-READINGS: TypeAdapter[Readings | NotFound] = TypeAdapter(Readings | NotFound)
-MARTYROLOGY: TypeAdapter[Martyrology | NotFound] = TypeAdapter(Martyrology | NotFound)
-LOOKUP: TypeAdapter[Profile | Candidates | NotFound] = TypeAdapter(Profile | Candidates | NotFound)
-STATISTICS: TypeAdapter[DioceseStatistics | NotFound] = TypeAdapter(DioceseStatistics | NotFound)
+# Rate limits are the limiter's to wait out (it pauses the token for every waiter), so a call
+# hands any retryAfter back at once instead of sleeping inside one request.
+SERVICE_RETRY = RetryPolicy(max_retry_after=0.0)
 
 
 class MagisteriumService:
     def __init__(
         self,
-        skills: MagisteriumSkills,
+        client: A2AClient,
         chooser: TokenChooser,
         limiter: Limiter,
         registry: TokenRegistry,
@@ -48,166 +50,108 @@ class MagisteriumService:
         wait_budget: float,
         cache: PublicContentCache,
         metrics: Metrics,
+        retry: RetryPolicy = SERVICE_RETRY,
     ) -> None:
-        self._skills = skills
+        self._client = client
         self._chooser = chooser
         self._limiter = limiter
         self._registry = registry
         self._wait_budget = wait_budget
         self.cache = cache
         self._metrics = metrics
+        self.retry = retry
 
-    async def ask(self, user_id: int, question: str, *, context_id: str | None = None) -> Answer:
-        return await self._call(
-            user_id,
-            Skill.CATHOLIC_QA,
-            lambda token: self._skills.ask(token, question, context_id=context_id),
-        )
-
-    # Public content is the same for everyone: served from the cache, it spends nobody's quota.
-
-    async def search(self, user_id: int, query: str) -> SearchResults:
-        return await self._public(
-            user_id,
-            Skill.DOCUMENT_SEARCH,
-            query,
-            SEARCH,
-            lambda token: self._skills.search(token, query),
-        )
-
-    async def fetch_document(self, user_id: int, doc_id: str) -> Document | NotFound:
-        return await self._public(
-            user_id,
-            Skill.DOCUMENT_FETCH,
-            doc_id,
-            DOCUMENT,
-            lambda token: self._skills.fetch_document(token, doc_id),
-        )
-
-    async def readings(
-        self, user_id: int, day: dt.date, *, token: ChosenToken | None = None
-    ) -> Readings | NotFound:
-        """An absolute date only, so that a cache key never stands for two different days.
-        ``token``: call with this token instead of choosing one for the user (daily posts)."""
-        return await self._public(
-            user_id,
-            Skill.LITURGICAL_READINGS,
-            day.isoformat(),
-            READINGS,
-            lambda token: self._skills.readings(token, day.isoformat()),
-            chosen=token,
-        )
-
-    async def saints(
-        self, user_id: int, day: dt.date, *, token: ChosenToken | None = None
-    ) -> Martyrology | NotFound:
-        """An absolute date only (sent as the ``{date}`` data part); see :meth:`readings`."""
-        return await self._public(
-            user_id,
-            Skill.SAINTS_OF_THE_DAY,
-            day.isoformat(),
-            MARTYROLOGY,
-            lambda token: self._skills.saints(token, day),
-            chosen=token,
-        )
-
-    async def lookup(
+    async def call(
         self,
-        user_id: int,
-        kind: LookupKind,
+        origin: Origin,
+        skill: Skill[Q, R],
+        query: Q,
         *,
-        name: str | None = None,
-        canonical_id: str | None = None,
-    ) -> Profile | Candidates | NotFound:
-        """A saint, pope, clergy or diocese profile by name or canonical id."""
-        return await self._public(
-            user_id,
-            Skill(kind.skill),
-            _lookup_key(name, canonical_id),
-            LOOKUP,
-            lambda token: self._skills.lookup(token, kind, name=name, canonical_id=canonical_id),
-        )
-
-    async def diocese_statistics(
-        self, user_id: int, *, name: str | None = None, canonical_id: str | None = None
-    ) -> DioceseStatistics | NotFound:
-        return await self._public(
-            user_id,
-            Skill.DIOCESE_STATISTICS_LOOKUP,
-            _lookup_key(name, canonical_id),
-            STATISTICS,
-            lambda token: self._skills.diocese_statistics(
-                token, name=name, canonical_id=canonical_id
-            ),
-        )
-
-    async def _public(
-        self,
-        user_id: int,
-        skill: Skill,
-        key: str,
-        adapter: TypeAdapter[T],
-        call: Callable[[SecretStr], Awaitable[T]],
-        *,
-        chosen: ChosenToken | None = None,
-    ) -> T:
-        return await self.cache.get_or_fetch(
-            skill, key, adapter, lambda: self._call(user_id, skill, call, chosen=chosen)
-        )
-
-    async def _call(
-        self,
-        user_id: int,
-        skill: Skill,
-        call: Callable[[SecretStr], Awaitable[T]],
-        *,
-        chosen: ChosenToken | None = None,
-    ) -> T:
-        """One skill call as ``user_id``: every attempt admitted by the limiter (see
-        :class:`LimiterGate`), a refused own token refreshed once."""
-        if chosen is None:
-            chosen = await self._chooser.choose(user_id, expensive=skill.expensive)
-        gate = self._gate(user_id, skill, chosen)
-        refreshed = False
-        while True:
-            try:
-                with gated(gate):
-                    return await self._timed(skill, call(chosen.token))
-            except errors.Unauthorized:
-                if chosen.source == "own":
-                    self._registry.forget(user_id)  # never served from memory again
-                # A signed-in token may just have expired: refresh it once and try again.
-                retry = None if refreshed else await self._chooser.after_refused(user_id, chosen)
-                if retry is None:
-                    await self._on_unauthorized(user_id, chosen)
-                    raise
-                chosen, refreshed = retry, True
-                gate = gate.for_token(chosen.key)
-
-    def _gate(self, user_id: int, skill: Skill, chosen: ChosenToken) -> LimiterGate:
-        return LimiterGate(
+        context_id: str | None = None,
+        token: ChosenToken | None = None,
+        use_cache: bool = True,
+    ) -> R:
+        """Ask ``skill`` for ``origin``: public content from the cache when the row says so;
+        else one upstream call with the token chosen for ``origin`` (or ``token``: a daily
+        post's), every attempt admitted by the limiter, a refused token refreshed once.
+        ``context_id`` continues a catholic_qa conversation."""
+        if skill.cache is not None and use_cache:
+            return await self.cache.get_or_fetch(
+                skill.id,
+                skill.cache.key(query),
+                skill.cache.result,
+                lambda: self.call(origin, skill, query, token=token, use_cache=False),
+            )
+        chosen = token or await self._chooser.choose(origin, expensive=skill.expensive)
+        admission = LimiterAdmission(
             self._limiter,
             self._metrics,
-            skill=skill,
-            user_id=user_id,
+            skill=skill.id,
+            expensive=skill.expensive,
+            user_id=origin.user_id,
             token_key=chosen.key,
             wait_budget=self._wait_budget,
         )
-
-    async def _timed(self, skill: Skill, call: Awaitable[T]) -> T:
-        """Await one skill call, counting it as failed if it fails for good. (Each attempt's
-        time is recorded where the limiter admits it.)"""
+        using = _TokenInUse(self._chooser, self._registry, origin, chosen, admission)
+        policy = self._client.policy(
+            chosen.token,
+            retry=dataclasses.replace(
+                self.retry, max_attempts=min(self.retry.max_attempts, skill.rate.attempts)
+            ),
+            admission=admission,
+            refresh=using.refreshed,
+        )
+        message = Message.from_user([skill.part(query)], skill_id=skill.id, context_id=context_id)
         try:
-            return await call
+            task = await self._client.send_message(message, policy)
         except (LimiterBusy, LimiterClosed):
             raise  # never reached Magisterium
-        except Exception as error:
-            self._metrics.upstream_failed(skill, error)
+        except errors.Unauthorized as refused:
+            self._metrics.upstream_failed(skill.id, refused)
+            await self._on_unauthorized(origin, using.chosen)
             raise
+        except Exception as error:
+            self._metrics.upstream_failed(skill.id, error)
+            raise
+        return skill.parse(task, query)
 
-    async def _on_unauthorized(self, user_id: int, chosen: ChosenToken) -> None:
+    async def earlier_answer(self, origin: Origin, task_id: str) -> Answer:
+        """An answer Magisterium gave earlier (kept 24 h), read back with ``tasks/get`` as
+        ``origin``: for a related question or a source whose text this process no longer
+        holds. Raises :class:`errors.TaskNotFound` once Magisterium has forgotten it."""
+        chosen = await self._chooser.choose(origin, expensive=False)
+        using = _TokenInUse(self._chooser, self._registry, origin, chosen, None)
+        policy = self._client.policy(chosen.token, retry=self.retry, refresh=using.refreshed)
+        try:
+            task = await self._client.get_task(task_id, policy)
+        except errors.TaskNotFound:
+            raise
+        except errors.Unauthorized as refused:
+            self._metrics.upstream_failed(CATHOLIC_QA.id, refused)
+            await self._on_unauthorized(origin, using.chosen)
+            raise
+        except Exception as error:
+            self._metrics.upstream_failed(CATHOLIC_QA.id, error)
+            raise
+        return parse_answer(task)
+
+    async def check_token(self, token: SecretStr) -> TokenVerdict:
+        """Whether Magisterium accepts a pasted token, spending none of its quota: one
+        ``tasks/get`` of a task that cannot exist (see :mod:`bot.services.token_check`)."""
+        policy = self._client.policy(token, budget=VALIDATION_BUDGET, retry=self.retry)
+        try:
+            await self._client.get_task(f"link-check-{uuid.uuid4()}", policy)
+        except errors.A2AError as error:
+            found = verdict(error)
+            if found is TokenVerdict.UNVERIFIED:
+                self._metrics.upstream_failed("token_check", error)
+            return found
+        return TokenVerdict.VALID  # a task with that id exists: the token can read it
+
+    async def _on_unauthorized(self, origin: Origin, chosen: ChosenToken) -> None:
         if chosen.source == "own":
-            await self._registry.mark_invalid(user_id)
+            self._registry.forget(origin.user_id)  # never served from memory again
+            await self._registry.mark_invalid(origin.user_id)
             raise LinkedTokenInvalid from None
         if chosen.source == "server":
             log.warning("a server's Magisterium token was refused (401): marked for relinking")
@@ -216,6 +160,32 @@ class MagisteriumService:
         log.error("the operator's MAGISTERIUM_TOKEN was refused (401); check it")
 
 
-def _lookup_key(name: str | None, canonical_id: str | None) -> str:
-    """A name and an id never share a cache entry, even when they are spelled alike."""
-    return f"id:{canonical_id}" if canonical_id is not None else f"name:{name}"
+class _TokenInUse:
+    """The token one call is using: the chosen one, or the one a 401 refreshed."""
+
+    def __init__(
+        self,
+        chooser: TokenChooser,
+        registry: TokenRegistry,
+        origin: Origin,
+        chosen: ChosenToken,
+        admission: LimiterAdmission | None,
+    ) -> None:
+        self._chooser = chooser
+        self._registry = registry
+        self._user_id = origin.user_id
+        self.chosen = chosen
+        self._admission = admission
+
+    async def refreshed(self) -> SecretStr | None:
+        """Magisterium refused the token (401): a refreshed one to retry with, once."""
+        if self.chosen.source == "own":
+            self._registry.forget(self._user_id)  # never served from memory again
+        # A signed-in token may just have expired.
+        fresh = await self._chooser.after_refused(self._user_id, self.chosen)
+        if fresh is None:
+            return None
+        self.chosen = fresh
+        if self._admission is not None:
+            self._admission.token_key = fresh.key
+        return fresh.token

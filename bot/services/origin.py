@@ -1,38 +1,64 @@
-"""Where the request being served comes from: the server it was made in, or none.
+"""Who is asking and where: an :class:`Origin`, made where a request enters the bot.
 
-A context variable, set where each interaction enters the bot (the command tree's and the views'
-``interaction_check``, a restart-safe item's callback). discord.py runs every interaction in a
-task of its own (``CommandTree-invoker``, ``discord-ui-view-dispatch-…``,
-``discord-ui-dynamic-item-…``, ``discord-ui-modal-dispatch-…``), and a task runs in a copy of
-the context it was created in, so the value set there stays with that interaction and the tasks
-it starts, and never reaches another one. DMs to the bot and daily posts never set it: there is
-no server, so no server's account serves them.
+Each interaction, DM and daily post makes one (:meth:`Origin.of` reads an interaction or a
+message) and passes it down to :class:`bot.services.magisterium.MagisteriumService`, which
+decides from it whose token serves the request: a server's account only ever serves a request
+made in that server, never a DM, another server or a daily post.
 """
 
 from __future__ import annotations
 
-import contextvars
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
 
-_GUILD: contextvars.ContextVar[int | None] = contextvars.ContextVar("request_guild", default=None)
-
-
-def request_guild() -> int | None:
-    """The guild the current request was made in; None in DMs, private channels, schedules."""
-    return _GUILD.get()
+from bot.i18n.locales import DEFAULT_LOCALE, catalogue_locale
 
 
-def use_request_guild(guild_id: int | None) -> None:
-    """The current task serves a request made in ``guild_id`` (None: in no server)."""
-    _GUILD.set(guild_id)
+class _User(Protocol):
+    @property
+    def id(self) -> int: ...
 
 
-@contextmanager
-def requesting_from(guild_id: int | None) -> Iterator[None]:
-    """Serve requests as made in ``guild_id`` inside the block only."""
-    token = _GUILD.set(guild_id)
-    try:
-        yield
-    finally:
-        _GUILD.reset(token)
+class _Interaction(Protocol):
+    """What an origin reads from a ``discord.Interaction`` (this layer knows no Discord)."""
+
+    @property
+    def user(self) -> _User: ...
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def channel_id(self) -> int | None: ...
+
+    @property
+    def locale(self) -> object: ...
+
+
+@dataclass(frozen=True)
+class Origin:
+    user_id: int  # who asks: whose own token, allowance and quota are spent
+    guild_id: int | None = None  # the server it was asked in; None in DMs and daily posts
+    channel_id: int | None = None
+    locale: str = DEFAULT_LOCALE  # the catalogue the answer is written in
+
+    @classmethod
+    def of(cls, interaction: _Interaction) -> Origin:
+        """A slash command, a button, a menu, a form: asked by its user, where it was used."""
+        return cls(
+            user_id=interaction.user.id,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            locale=catalogue_locale(interaction.locale),
+        )
+
+    @classmethod
+    def direct_message(cls, user_id: int, channel_id: int | None, locale: str) -> Origin:
+        """A message in the person's DMs with the bot: no server's account serves it."""
+        return cls(user_id=user_id, channel_id=channel_id, locale=catalogue_locale(locale))
+
+    @classmethod
+    def schedule(cls, user_id: int) -> Origin:
+        """A daily post, on behalf of the person who set it: its token is the schedule's,
+        never the account of the server it posts in."""
+        return cls(user_id=user_id)

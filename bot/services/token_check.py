@@ -1,18 +1,16 @@
-"""Checking a pasted token with one call that spends none of its quota.
+"""What a pasted token's one check call says about it.
 
 ``tasks/get`` does not count toward Magisterium's limits; for a good token an unknown task id
-answers "Task not found", for a bad one 401, without a paid plan 403. Used by ``/account link``
-and ``/server link``.
+answers "Task not found", for a bad one 401, without a paid plan 403. The call is made by
+:meth:`bot.services.magisterium.MagisteriumService.check_token`, for ``/account link`` and
+``/server link``.
 """
 
 from __future__ import annotations
 
 import enum
-import uuid
 
-from pydantic import SecretStr
-
-from bot.a2a import A2AClient, errors
+from bot.a2a import errors
 
 VALIDATION_BUDGET = 10.0  # seconds: the person is waiting on a modal
 
@@ -25,17 +23,14 @@ class TokenVerdict(enum.Enum):
     UNVERIFIED = "unverified"  # Magisterium could not be reached
 
 
-async def check_token(client: A2AClient, token: SecretStr) -> TokenVerdict:
-    try:
-        await client.get_task(token, f"link-check-{uuid.uuid4()}", budget=VALIDATION_BUDGET)
-    except errors.TaskNotFound:
+def verdict(error: errors.A2AError) -> TokenVerdict:
+    """The check call failed with ``error``: what that says about the token."""
+    if isinstance(error, errors.TaskNotFound):
         return TokenVerdict.VALID
-    except errors.Unauthorized:
+    if isinstance(error, errors.Unauthorized):
         return TokenVerdict.INVALID
-    except errors.PlanRequired:
+    if isinstance(error, errors.PlanRequired):
         return TokenVerdict.NO_PLAN
-    except errors.RateLimited:
+    if isinstance(error, errors.RateLimited):
         return TokenVerdict.RATE_LIMITED
-    except errors.A2AError:
-        return TokenVerdict.UNVERIFIED
-    return TokenVerdict.VALID  # a task with that id exists: the token can read it
+    return TokenVerdict.UNVERIFIED

@@ -1,6 +1,7 @@
 """Which Magisterium token a request is made with.
 
-The person's own linked token; else, for a request made in a server (:mod:`bot.services.origin`),
+The person's own linked token; else, for a request made in a server (its
+:class:`~bot.services.origin.Origin`),
 that server's account within the member's allowance; else the operator's shared token within a
 per-person quota; else nothing, and they are told how to link. One person's token is never used
 for another, and a server's account never serves a DM, another server or a daily post
@@ -22,7 +23,7 @@ from bot.accounts.registry import LinkedAccount, TokenRegistry
 from bot.accounts.server_quota import ServerTokenQuota
 from bot.accounts.server_registry import ServerAccount, ServerRegistry
 from bot.i18n import N_, _
-from bot.services.origin import request_guild
+from bot.services.origin import Origin
 from bot.services.user_errors import LINK_HINT, UserFacingError
 
 TokenSource = Literal["own", "shared"]  # what a daily schedule posts with
@@ -184,13 +185,14 @@ class TokenChooser:
             raise NoTokenAvailable
         return "shared"
 
-    async def choose(self, user_id: int, *, expensive: bool) -> ChosenToken:
+    async def choose(self, origin: Origin, *, expensive: bool) -> ChosenToken:
+        """The token that serves ``origin``'s request, its allowance or quota spent."""
+        user_id = origin.user_id
         account = await self._own_account(user_id)
         if account is not None:
             return ChosenToken(account.token, token_key(account.token), "own")
         server_used_up: QuotaExceeded | None = None
-        guild_id = request_guild()
-        server = await self._server_account(guild_id)
+        server = await self._server_account(origin.guild_id)
         if server is not None and self._server_quota is not None:
             server = await self._fresh_server(server)
             try:
@@ -221,13 +223,14 @@ class TokenChooser:
             await self._quota.consume(user_id, expensive=expensive)
         return ChosenToken(self._operator_token, self._operator_key, "shared")
 
-    async def preview(self, user_id: int) -> TokenPreview:
-        """Whose token would serve ``user_id``'s next request here (where the current request
-        comes from), and what each allowance has left; nothing is spent."""
+    async def preview(self, origin: Origin) -> TokenPreview:
+        """Whose token would serve ``origin``'s next request there, and what each allowance
+        has left; nothing is spent."""
+        user_id = origin.user_id
         own = await self._registry.get(user_id)
         if own is not None:
             return TokenPreview("own", own=own)
-        server = await self._server_account(request_guild())
+        server = await self._server_account(origin.guild_id)
         server_left = None
         if server is not None and self._server_quota is not None:
             server_left = await self._server_quota.remaining(

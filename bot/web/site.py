@@ -15,9 +15,7 @@ SITE = web.AppKey("site", SiteInfo)
 
 # An origin as a CSP source: scheme, host (or [IPv6]) and port, and nothing that could end it;
 # or the scheme source "https:" alone.
-_ORIGIN_SOURCE = re.compile(
-    r"https:|https?://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?"
-)
+_ORIGIN_SOURCE = re.compile(r"https:|https?://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?")
 
 
 def content_security_policy(*form_targets: str) -> str:

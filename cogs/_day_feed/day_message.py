@@ -25,14 +25,16 @@ from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
 from bot.render.pager import Paginator
 from bot.render.views import ReportedDynamicItem
+from bot.services.origin import Origin
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
+    from bot.services.magisterium import MagisteriumService
 
 log = logging.getLogger(__name__)
 
 Fetched = Readings | Martyrology | NotFound
-Fetch = Callable[["MagisteriumBot", int, dt.date], Awaitable[Fetched]]
+Fetch = Callable[["MagisteriumService", Origin, dt.date], Awaitable[Fetched]]
 Extras = Callable[[Fetched], list[discord.ui.Item[Any]]]
 
 
@@ -156,7 +158,9 @@ class DayButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
 
     async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await interaction.response.defer()  # fetching may take longer than 3 s
-        result = await self.feed.fetch(interaction.client, interaction.user.id, self.day)
+        result = await self.feed.fetch(
+            interaction.client.services.magisterium, Origin.of(interaction), self.day
+        )
         pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
         await interaction.edit_original_response(embed=pager.current, view=pager)
         if interaction.message is not None:
@@ -232,6 +236,8 @@ async def show_day(
         await interaction.response.send_message(embed=embed, ephemeral=True)
         return
     await defer(interaction, ephemeral=False)
-    result = await button.feed.fetch(interaction.client, interaction.user.id, day)
+    result = await button.feed.fetch(
+        interaction.client.services.magisterium, Origin.of(interaction), day
+    )
     pager = build_pager(button, day, result, author_id=interaction.user.id, in_utc=in_utc)
     await pager.send(interaction)

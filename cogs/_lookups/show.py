@@ -10,11 +10,13 @@ import discord
 
 from bot.a2a.lookups import Candidates, LookupKind, Profile
 from bot.a2a.results import NotFound
+from bot.a2a.skills import ByNameOrId, lookup_skill
 from bot.app.respond import defer, send_private
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
 from bot.render.profiles import candidates_embed, profile_markdown, profile_pages
+from bot.services.origin import Origin
 from cogs._lookups.components import candidates_select, related_select, statistics_button
 from cogs._lookups.refs import LookupRef
 from cogs._shared.document_view import clean_input, echo
@@ -104,16 +106,17 @@ def candidates_view(found: Candidates, *, invoker_id: int) -> tuple[discord.Embe
     return embed, view
 
 
-async def fetch(bot: MagisteriumBot, user_id: int, ref: LookupRef) -> Found:
-    """The lookup; a single candidate with an id is opened straight away."""
-    magisterium = bot.services.magisterium
-    result = await magisterium.lookup(
-        user_id, ref.kind, name=ref.name, canonical_id=ref.canonical_id
-    )
+async def fetch(interaction: discord.Interaction[MagisteriumBot], ref: LookupRef) -> Found:
+    """The lookup as whoever used ``interaction``; a single candidate with an id is opened
+    straight away."""
+    magisterium = interaction.client.services.magisterium
+    origin, skill = Origin.of(interaction), lookup_skill(ref.kind)
+    query = ByNameOrId(name=ref.name, canonical_id=ref.canonical_id)
+    result = await magisterium.call(origin, skill, query)
     if isinstance(result, Candidates) and len(result.candidates) == 1:
         only = result.candidates[0]
         if only.id:
-            result = await magisterium.lookup(user_id, ref.kind, canonical_id=only.id)
+            result = await magisterium.call(origin, skill, ByNameOrId(canonical_id=only.id))
     return result
 
 
@@ -149,7 +152,7 @@ async def lookup_command(
         return
     private = interaction.guild_id is None
     await defer(interaction, ephemeral=private)
-    result = await fetch(interaction.client, interaction.user.id, LookupRef(kind, name=cleaned))
+    result = await fetch(interaction, LookupRef(kind, name=cleaned))
     await _send(interaction, result, ephemeral=private)
 
 
@@ -158,7 +161,7 @@ async def open_privately(
 ) -> None:
     """A menu choice or link: the profile, just for whoever chose it."""
     await defer(interaction, ephemeral=True)
-    await _send(interaction, await fetch(bot, interaction.user.id, ref), ephemeral=True)
+    await _send(interaction, await fetch(interaction, ref), ephemeral=True)
 
 
 async def replace_with_profile(
@@ -166,7 +169,7 @@ async def replace_with_profile(
 ) -> None:
     """The command's author chose a candidate: their answer becomes that profile."""
     await interaction.response.defer()
-    result = await fetch(bot, interaction.user.id, ref)
+    result = await fetch(interaction, ref)
     if isinstance(result, NotFound):
         embed = not_found_embed(ref.kind, result.query)
         await interaction.followup.send(embed=embed, ephemeral=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.a2a.results import NotFound
+from bot.a2a.skills import DIOCESE_STATISTICS_LOOKUP, ByNameOrId
 from bot.app.respond import defer, send_private
 from bot.i18n import N_, _, format_number
 from bot.render.charts import (
@@ -20,6 +21,7 @@ from bot.render.charts import (
 )
 from bot.render.embeds import fit_embed, footer, notice_embed
 from bot.render.look import BRAND
+from bot.services.origin import Origin
 from cogs._lookups.refs import LookupRef
 from cogs._lookups.show import slug
 
@@ -43,9 +45,8 @@ async def show_statistics(interaction: discord.Interaction[MagisteriumBot], ref:
     """Fetch the series, draw it off the event loop, and send chart, table and file privately."""
     await defer(interaction, ephemeral=True)
     magisterium = interaction.client.services.magisterium
-    stats = await magisterium.diocese_statistics(
-        interaction.user.id, name=ref.name, canonical_id=ref.canonical_id
-    )
+    query = ByNameOrId(name=ref.name, canonical_id=ref.canonical_id)
+    stats = await magisterium.call(Origin.of(interaction), DIOCESE_STATISTICS_LOOKUP, query)
     if isinstance(stats, NotFound) or not stats.rows:
         title, text = NO_STATISTICS
         await send_private(interaction, embed=notice_embed(_(title), _(text)))

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.a2a.results import Document, NotFound
+from bot.a2a.skills import DOCUMENT_FETCH
 from bot.app.respond import send_private
 from bot.app.user_input import strip_invisible
 from bot.i18n import N_, _
 from bot.render.embeds import EMPTY_DOCUMENT, document_pages, notice_embed, untitled_document
 from bot.render.pager import Paginator
 from bot.render.split import truncate
+from bot.services.origin import Origin
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -65,8 +67,8 @@ async def show_document(
 
     Not found is told privately; upstream errors propagate to the caller's error path.
     """
-    services = interaction.client.services
-    result = await services.magisterium.fetch_document(interaction.user.id, doc_id)
+    service = interaction.client.services.magisterium
+    result = await service.call(Origin.of(interaction), DOCUMENT_FETCH, doc_id)
     if isinstance(result, NotFound):
         await send_private(interaction, embed=not_found_embed(doc_id))
         return

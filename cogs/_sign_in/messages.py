@@ -9,13 +9,16 @@ import asyncio
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
 from bot.i18n import N_, _, using_locale
 from bot.oauth import LinkedBySignIn
 from bot.render.views import BaseView
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,7 @@ class SignInView(BaseView):
         paste_button.callback = self._paste  # type: ignore[method-assign]
         self.add_item(paste_button)
 
-    async def _paste(self, interaction: discord.Interaction[Any]) -> None:
+    async def _paste(self, interaction: discord.Interaction[discord.Client]) -> None:
         await interaction.response.send_modal(self._paste_form())
 
 
@@ -58,7 +61,7 @@ Confirmation = Callable[[LinkedBySignIn], Awaitable[discord.Embed]]
 
 
 class _Pending(NamedTuple):
-    interaction: discord.Interaction[Any]
+    interaction: discord.Interaction[MagisteriumBot]
     view: SignInView
     context: contextvars.Context
     scope: tuple[int, int | None]  # (the person, the server the sign-in is for, if any)
@@ -75,7 +78,7 @@ class SignInMessages:
 
     async def show(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[MagisteriumBot],
         begin: Callable[[], Awaitable[tuple[str, str]]],
         *,
         embed: discord.Embed,
@@ -114,7 +117,7 @@ class SignInMessages:
                 del self._pending[state]
 
 
-async def _edit(interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
+async def _edit(interaction: discord.Interaction[MagisteriumBot], embed: discord.Embed) -> None:
     try:
         await interaction.edit_original_response(embed=embed, view=None)
     except discord.HTTPException as error:

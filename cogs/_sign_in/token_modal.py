@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from pydantic import SecretStr
 
 from bot.render.views import BaseModal
 
-OnToken = Callable[[discord.Interaction[Any], SecretStr], Awaitable[None]]
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+OnToken = Callable[["discord.Interaction[MagisteriumBot]", SecretStr], Awaitable[None]]
 
 
 class TokenModal(BaseModal):
@@ -35,5 +38,5 @@ class TokenModal(BaseModal):
         self.add_item(self.token)
         self._on_token = on_token
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+    async def submitted(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await self._on_token(interaction, SecretStr(self.token.value.strip()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -14,9 +14,12 @@ from bot.services.timezones import ResolvedZone
 from cogs._zones.inputs import zone_or_automatic
 from cogs._zones.replies import Wording, zone_embed
 
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
 
 async def answer_zone(
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[MagisteriumBot],
     typed: str | None,
     wording: Wording,
     *,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 
-async def zone_here(interaction: discord.Interaction[Any]) -> ResolvedZone:
+async def zone_here(interaction: discord.Interaction[MagisteriumBot]) -> ResolvedZone:
     """The person's zone; in a server, that server's when they set none (DMs: theirs only).
     Never fails: a database that is down gives the UTC fallback."""
     bot: MagisteriumBot = interaction.client

@@ -16,11 +16,12 @@ from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
+from bot.services.origin import Origin
 from bot.services.timezones import ResolvedZone
+from bot.services.token_check import TokenVerdict
 from bot.services.tokens import ChosenSource
 from cogs._zones import PERSON, answer_zone, zone_choices
 from cogs.account.sign_in import SignIns
-from cogs.account.validation import TokenVerdict, check_token
 from cogs.account.views import LinkTokenModal
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class AccountCog(commands.Cog):
         self, interaction: discord.Interaction[MagisteriumBot], token: SecretStr
     ) -> None:
         await defer(interaction, ephemeral=True)
-        verdict = await check_token(self.bot.services.a2a, token)
+        verdict = await self.bot.services.magisterium.check_token(token)
         if verdict in STORED:
             note = "rate-limited when linked" if verdict is TokenVerdict.RATE_LIMITED else None
             await self.bot.services.registry.link(
@@ -155,13 +156,13 @@ class AccountCog(commands.Cog):
     async def status(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await defer(interaction, ephemeral=True)
         await interaction.followup.send(
-            embed=await self._status_embed(interaction.user.id), ephemeral=True
+            embed=await self._status_embed(Origin.of(interaction)), ephemeral=True
         )
 
-    async def _status_embed(self, user_id: int) -> discord.Embed:
+    async def _status_embed(self, origin: Origin) -> discord.Embed:
         """Whose token would serve the person here (their own; in a server, its account; the
         bot's shared one) and what is left of each allowance."""
-        preview = await self.bot.services.chooser.preview(user_id)
+        preview = await self.bot.services.chooser.preview(origin)
         embed = discord.Embed(title=_("Your Magisterium account"), colour=BRAND)
         if preview.own is not None:
             self._own_fields(embed, preview.own)

@@ -19,6 +19,7 @@ from bot.daily import Feed, ScheduleStore
 from bot.daily.planner import MINUTE, SchedulerConfig, TickReport, minute_to_tick, seconds_until
 from bot.daily.post_times import local_date, next_post
 from bot.i18n import N_, _, using_locale
+from bot.services.origin import Origin
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs._zones import zone as checked_zone
@@ -58,12 +59,12 @@ class PostableChannel(app_commands.Transformer[Any]):
         return list(POSTABLE_TYPES)
 
     async def transform(
-        self, interaction: discord.Interaction[Any], value: Any, /
+        self, interaction: discord.Interaction[MagisteriumBot], value: Any, /
     ) -> app_commands.AppCommandChannel | app_commands.AppCommandThread:
         return value  # type: ignore[no-any-return]
 
 
-def _guild(interaction: discord.Interaction[Any]) -> discord.Guild:
+def _guild(interaction: discord.Interaction[MagisteriumBot]) -> discord.Guild:
     if interaction.guild is None:  # a server-only command; only a stale client gets here
         raise UserFacingError(_("Servers only"), _("`/daily` sets up posts in a server's channel."))
     return interaction.guild
@@ -262,7 +263,8 @@ class DailyCog(commands.Cog):
         day = local_date(self.now(), ZoneInfo(zone))
         await defer(interaction, ephemeral=True)
         button = DAY_BUTTONS[chosen]
-        result = await button.feed.fetch(self.bot, interaction.user.id, day)
+        service = self.bot.services.magisterium
+        result = await button.feed.fetch(service, Origin.of(interaction), day)
         role = guild.get_role(schedule.role_id) if schedule and schedule.role_id else None
         header = preview_header(schedule, role)  # in the admin's language
         with using_locale(post_locale(schedule, guild)):

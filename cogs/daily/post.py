@@ -24,6 +24,7 @@ from bot.i18n import N_, _, catalogue_locale
 from bot.render.discord_limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.views import ReportedDynamicItem
+from bot.services.origin import Origin
 from cogs._day_feed import DayButton, build_pager, day_title
 from cogs._day_feed.day_message import NavButton
 from cogs._day_feed.feeds import ReadingsDay, SaintsDay, saints_menu
@@ -130,17 +131,17 @@ class ReadAll(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls(Feed(match["feed"]), dt.date.fromisoformat(match["iso"]))
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await defer(interaction, ephemeral=True)
-        bot: MagisteriumBot = interaction.client
+        service = interaction.client.services.magisterium
         button = DAY_BUTTONS[self.feed]
-        result = await button.feed.fetch(bot, interaction.user.id, self.day)
+        result = await button.feed.fetch(service, Origin.of(interaction), self.day)
         pager = build_pager(button, self.day, result, author_id=interaction.user.id)
         await pager.send(interaction, ephemeral=True)

@@ -10,10 +10,12 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
+from bot.a2a.skills import LITURGICAL_READINGS, SAINTS_OF_THE_DAY
 from bot.daily import Feed, Schedule
 from bot.daily.planner import Content, Fetch, TokenRefused
 from bot.daily.schedule import Slotted
 from bot.i18n import DEFAULT_LOCALE, using_locale
+from bot.services.origin import Origin
 from bot.services.tokens import (
     OWNER_NOT_LINKED,
     OWNER_REFUSED,
@@ -67,9 +69,10 @@ class ServicesCalls(Generic[S]):
 
     async def _call(self, feed: Feed, day: dt.date, user_id: int, token: ChosenToken) -> Content:
         magisterium = self.services.magisterium
+        origin = Origin.schedule(user_id)
         if feed is Feed.SAINTS:
-            return await magisterium.saints(user_id, day, token=token)
-        return await magisterium.readings(user_id, day, token=token)
+            return await magisterium.call(origin, SAINTS_OF_THE_DAY, day, token=token)
+        return await magisterium.call(origin, LITURGICAL_READINGS, day, token=token)
 
     def known_failure(self, error: Exception) -> tuple[str, str] | None:
         with using_locale(DEFAULT_LOCALE):  # recorded in English, translated where shown

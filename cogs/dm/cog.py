@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.a2a import errors
+from bot.a2a.skills import CATHOLIC_QA
 from bot.app.error_reporting import error_embed_for
 from bot.app.lifecycle import restarting_notice
 from bot.app.user_input import strip_invisible
@@ -16,6 +17,7 @@ from bot.i18n import _, recent_locale, using_locale
 from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, notice_embed
 from bot.render.pager import Paginator
 from bot.render.upstream import magisterium_asks
+from bot.services.origin import Origin
 from cogs.dm.views import NewConversationButton
 
 if TYPE_CHECKING:
@@ -59,10 +61,12 @@ class DirectMessagesCog(commands.Cog):
         if not question:
             return  # an attachment or sticker alone: nothing to ask
         # A DM carries no locale: answer in the language of the person's latest interaction.
-        with using_locale(recent_locale(message.author.id)):
-            await self._reply(message, question)
+        locale = recent_locale(message.author.id)
+        origin = Origin.direct_message(message.author.id, message.channel.id, locale)
+        with using_locale(locale):
+            await self._reply(message, origin, question)
 
-    async def _reply(self, message: discord.Message, question: str) -> None:
+    async def _reply(self, message: discord.Message, origin: Origin, question: str) -> None:
         if self.bot.draining:
             await message.reply(embed=restarting_notice())
             return
@@ -73,18 +77,20 @@ class DirectMessagesCog(commands.Cog):
         self._pending.add(user_id)
         try:
             async with message.channel.typing():
-                await self._answer(message, question[:MAX_QUESTION])
+                await self._answer(message, origin, question[:MAX_QUESTION])
         except Exception as error:
             await message.reply(embed=error_embed_for(error, where="DM question"))
         finally:
             self._pending.discard(user_id)
 
-    async def _answer(self, message: discord.Message, question: str) -> None:
+    async def _answer(self, message: discord.Message, origin: Origin, question: str) -> None:
         services = self.bot.services
-        user_id = message.author.id
+        user_id = origin.user_id
         context_id = await services.conversations.context_of(user_id)
         try:
-            answer = await services.magisterium.ask(user_id, question, context_id=context_id)
+            answer = await services.magisterium.call(
+                origin, CATHOLIC_QA, question, context_id=context_id
+            )
         except errors.InputRequired as asked:
             await self._ask_back(message, asked)
             return

@@ -38,18 +38,18 @@ class NewConversationButton(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> NewConversationButton:
         return cls()
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await start_new_conversation(interaction)
 
 
-async def start_new_conversation(interaction: discord.Interaction[Any]) -> None:
+async def start_new_conversation(interaction: discord.Interaction[MagisteriumBot]) -> None:
     bot: MagisteriumBot = interaction.client
     await bot.services.conversations.forget(interaction.user.id)
     await interaction.response.send_message(

@@ -15,7 +15,7 @@ view holding one stops, which would break every other Reply button.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -24,6 +24,9 @@ from bot.i18n import _
 from bot.render.discord_limits import CUSTOM_ID
 from bot.render.embeds import QA_SKILL, footer
 from bot.render.upstream import magisterium_asks
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
 
 REPLY_PREFIX = "qa:reply"
 REPLY_EMOJI = "💬"
@@ -80,7 +83,9 @@ class Clarification(discord.ui.View):
             question, asked.reason, hint, footer=footer(QA_SKILL, asked.task_id)
         )
 
-    async def send(self, interaction: discord.Interaction[Any], *, ephemeral: bool) -> None:
+    async def send(
+        self, interaction: discord.Interaction[MagisteriumBot], *, ephemeral: bool
+    ) -> None:
         """After the defer: fill the "thinking…" placeholder with the question."""
         view = self if self.children else discord.utils.MISSING
         await interaction.followup.send(embed=self.current, view=view, ephemeral=ephemeral)

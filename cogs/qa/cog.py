@@ -13,6 +13,7 @@ from bot.render.look import error_embed
 from bot.render.split import truncate
 from cogs.qa.answers import is_private_place
 from cogs.qa.followups import ask_and_send
+from cogs.qa.memory import QA_COG_NAME, RecentAnswers
 from cogs.qa.text import MAX_QUESTION, clean_question, empty_question
 
 if TYPE_CHECKING:
@@ -40,9 +41,14 @@ def message_text(message: discord.Message) -> str:
     return clean_question("\n\n".join(p for p in parts if p and p.strip()))
 
 
-class QACog(commands.Cog):
+class QACog(commands.Cog, name=QA_COG_NAME):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
+        # What the buttons and menus under recent answers need: this cog's, so a reload (a new
+        # cog) starts empty; bounded by ANSWER_MEMORY_SIZE and SHARE_MEMORY_SIZE.
+        self.recent = RecentAnswers.sized(
+            answers=bot.settings.answer_memory_size, shares=bot.settings.share_memory_size
+        )
         self.context_menu = app_commands.ContextMenu(
             name=CONTEXT_MENU_NAME, callback=self.ask_about_message
         )
@@ -82,7 +88,7 @@ class QACog(commands.Cog):
             await _refuse(interaction, error.title, error.text)
             return
         ephemeral = private or is_private_place(interaction)
-        await ask_and_send(interaction, cleaned, ephemeral=ephemeral)
+        await ask_and_send(interaction, cleaned, ephemeral=ephemeral, recent=self.recent)
 
     async def ask_about_message(
         self, interaction: discord.Interaction[MagisteriumBot], message: discord.Message
@@ -91,4 +97,6 @@ class QACog(commands.Cog):
         if not text:
             await _refuse(interaction, _(NO_TEXT_TITLE), _(NO_TEXT))
             return
-        await ask_and_send(interaction, truncate(text, MAX_QUESTION), ephemeral=True)
+        await ask_and_send(
+            interaction, truncate(text, MAX_QUESTION), ephemeral=True, recent=self.recent
+        )

@@ -1,10 +1,11 @@
 """Asking and answering with follow-up buttons that survive a restart.
 
 A related-question button's custom_id holds the conversation (contextId), the task id and the
-question's index; the question itself comes from this process's memory, from the button label
-when it is not cut, or from ``tasks/get`` with the clicker's token. The clicker asks it as
-themselves, in the same conversation, in a thread on the answer (or a reply where threads are
-not possible). "New conversation" opens a form and answers without a contextId.
+question's index; the question itself comes from the QA cog's memory of recent answers, from
+the button label when it is not cut, or from ``tasks/get`` with the clicker's token. The
+clicker asks it as themselves, in the same conversation, in a thread on the answer (or a reply
+where threads are not possible). "New conversation" opens a form and answers without a
+contextId.
 """
 
 from __future__ import annotations
@@ -16,21 +17,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.a2a import errors
-from bot.a2a.results import Answer, parse_answer
+from bot.a2a.results import Answer
+from bot.a2a.skills import CATHOLIC_QA
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.discord_limits import BUTTONS_PER_ROW, CUSTOM_ID
 from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
+from bot.services.origin import Origin
 from bot.services.user_errors import QuestionDeclined, UserFacingError
-from cogs.qa.answers import (
-    ACTIONS_ROW,
-    RELATED,
-    RELATED_ROWS,
-    answer_pager,
-    is_private_source,
-)
+from cogs.qa.answers import ACTIONS_ROW, RELATED_ROWS, answer_pager, is_private_source
 from cogs.qa.clarify import Clarification
+from cogs.qa.memory import RecentAnswers, recent_answers
 from cogs.qa.share import offer_share, share_possible
 from cogs.qa.sources import source_select
 from cogs.qa.text import (
@@ -44,6 +42,8 @@ from cogs.qa.text import (
 
 if TYPE_CHECKING:
     from typing import Self
+
+    from bot.app import MagisteriumBot
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class RelatedQuestionButton(ReportedDynamicItem[_Button], template=_RELATED_TEMP
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -91,7 +91,7 @@ class RelatedQuestionButton(ReportedDynamicItem[_Button], template=_RELATED_TEMP
         label = item.label if isinstance(item, discord.ui.Button) else None
         return cls(match["context"], match["task"], int(match["index"]), label=label or "?")
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await answer_related(interaction, self)
 
 
@@ -111,14 +111,14 @@ class NewConversationButton(ReportedDynamicItem[_Button], template=NEW_CONVERSAT
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls()
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         # A modal must be the first response: nothing is awaited before it.
         await interaction.response.send_modal(new_question_modal())
 
@@ -143,7 +143,7 @@ class QuestionModal(BaseModal):
         )
         self.add_item(self.question)
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+    async def submitted(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         question = clean_question(self.question.value)
         if not question:
             raise empty_question()
@@ -151,6 +151,7 @@ class QuestionModal(BaseModal):
             interaction,
             question,
             ephemeral=is_private_source(interaction),
+            recent=recent_answers(interaction.client),
             context_id=self.context_id,
         )
 
@@ -169,17 +170,22 @@ def new_question_modal() -> QuestionModal:
 
 
 def answer_view(
-    answer: Answer, *, question: str, author_id: int, shareable: bool = False
+    answer: Answer,
+    *,
+    question: str,
+    author_id: int,
+    recent: RecentAnswers,
+    shareable: bool = False,
 ) -> Paginator:
     """The paged answer with "Read a source…", its related-question buttons, "New
     conversation" and, when ``shareable`` (a private answer where a public post is possible),
-    "Share in channel"."""
+    "Share in channel"; what those need later is remembered in ``recent``."""
     view = answer_pager(answer, question=question, author_id=author_id)
-    sources = source_select(answer)
+    sources = source_select(answer, recent.citations)
     if sources is not None:
         view.add_item(sources)
     if answer.task_id and answer.context_id:
-        RELATED.remember(answer.task_id, answer.related_questions)
+        recent.related.remember(answer.task_id, answer.related_questions)
         for index, related in enumerate(answer.related_questions[:MAX_RELATED]):
             if related_custom_id(answer.context_id, answer.task_id, index) is None:
                 break  # ids too long for a custom_id: no buttons rather than broken ones
@@ -189,7 +195,7 @@ def answer_view(
             )
     view.add_item(NewConversationButton())
     if shareable:
-        offer_share(view, asker_id=author_id, sources=sources)
+        offer_share(view, asker_id=author_id, sources=sources, shares=recent.shares)
     return view
 
 
@@ -197,14 +203,16 @@ AnswerView = Paginator | Clarification
 
 
 async def ask_as_invoker(
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[MagisteriumBot],
     question: str,
     *,
     context_id: str | None,
     private: bool,
+    recent: RecentAnswers,
 ) -> AnswerView:
     """Ask as whoever invoked ``interaction``: the paged answer, or Magisterium's question back.
-    A ``private`` answer may be shared in the channel where that is possible.
+    A ``private`` answer may be shared in the channel where that is possible. The answer's
+    follow-ups are remembered in ``recent``.
 
     A declined question (task ``rejected``) is raised as :class:`QuestionDeclined`: the one
     error path shows Magisterium's words, privately, as its answer to this question.
@@ -212,60 +220,72 @@ async def ask_as_invoker(
     service = interaction.client.services.magisterium
     user_id = interaction.user.id
     try:
-        answer = await service.ask(user_id, question, context_id=context_id)
+        answer = await service.call(
+            Origin.of(interaction), CATHOLIC_QA, question, context_id=context_id
+        )
     except errors.InputRequired as asked:
         return Clarification(asked, question=question, asker_id=user_id)
     except errors.TaskRejected as rejected:
         raise QuestionDeclined(question, rejected) from None
     shareable = private and share_possible(interaction)
-    return answer_view(answer, question=question, author_id=user_id, shareable=shareable)
+    return answer_view(
+        answer, question=question, author_id=user_id, recent=recent, shareable=shareable
+    )
 
 
 async def ask_and_send(
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[MagisteriumBot],
     question: str,
     *,
     ephemeral: bool,
+    recent: RecentAnswers,
     context_id: str | None = None,
 ) -> None:
-    """Defer at once, ask as the invoking person, then send the answer (or the question back)."""
+    """Defer at once, ask as the invoking person, then send the answer (or the question back);
+    its follow-ups are remembered in ``recent``."""
     await defer(interaction, ephemeral=ephemeral)
-    shown = await ask_as_invoker(interaction, question, context_id=context_id, private=ephemeral)
+    shown = await ask_as_invoker(
+        interaction, question, context_id=context_id, private=ephemeral, recent=recent
+    )
     await shown.send(interaction, ephemeral=ephemeral)
 
 
 # --- related questions ----------------------------------------------------------------------
 
 
-async def _question(interaction: discord.Interaction[Any], button: RelatedQuestionButton) -> str:
+async def _question(
+    interaction: discord.Interaction[MagisteriumBot],
+    button: RelatedQuestionButton,
+    recent: RecentAnswers,
+) -> str:
     """The related question behind ``button``; a :class:`UserFacingError` when it is gone."""
-    known = RELATED.question(button.task_id, button.index)
+    known = recent.related.question(button.task_id, button.index)
     if known is None:
         known = full_question_from_label(button.item.label)
     if known is not None:
         return known
-    services = interaction.client.services
-    chosen = await services.chooser.choose(interaction.user.id, expensive=False)
+    service = interaction.client.services.magisterium
     try:
-        task = await services.a2a.get_task(chosen.token, button.task_id)
+        earlier = await service.earlier_answer(Origin.of(interaction), button.task_id)
     except errors.TaskNotFound:
         raise UserFacingError(_(EXPIRED_TITLE), _(EXPIRED_TEXT)) from None
-    questions = parse_answer(task).related_questions
-    RELATED.remember(button.task_id, questions)
+    questions = earlier.related_questions
+    recent.related.remember(button.task_id, questions)
     if not 0 <= button.index < len(questions):
         raise UserFacingError(_(EXPIRED_TITLE), _(EXPIRED_TEXT))
     return questions[button.index]
 
 
 async def answer_related(
-    interaction: discord.Interaction[Any], button: RelatedQuestionButton
+    interaction: discord.Interaction[MagisteriumBot], button: RelatedQuestionButton
 ) -> None:
     """Ask the related question as the clicker, continuing the same conversation."""
     private = is_private_source(interaction)
+    recent = recent_answers(interaction.client)
     await defer(interaction, ephemeral=private)  # within 3 s, before any upstream call
-    question = await _question(interaction, button)
+    question = await _question(interaction, button, recent)
     shown = await ask_as_invoker(
-        interaction, question, context_id=button.context_id, private=private
+        interaction, question, context_id=button.context_id, private=private, recent=recent
     )
     if not private and await _post_in_thread(interaction, question, shown):
         return
@@ -273,7 +293,7 @@ async def answer_related(
 
 
 async def _post_in_thread(
-    interaction: discord.Interaction[Any], question: str, view: AnswerView
+    interaction: discord.Interaction[MagisteriumBot], question: str, view: AnswerView
 ) -> bool:
     """Post the answer in a thread on the clicked message; False when that is not possible."""
     message = interaction.message

@@ -21,6 +21,8 @@ from cogs.qa.followups import QuestionModal
 if TYPE_CHECKING:
     from typing import Self
 
+    from bot.app import MagisteriumBot
+
 REPLY_FIELD_ID = "qa:reply:text"
 NOT_THE_ASKER = N_("Only the person who asked can reply to Magisterium's question.")
 
@@ -43,14 +45,14 @@ class ReplyButton(ReportedDynamicItem[_Button], template=REPLY_TEMPLATE):
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls(int(match["asker"]), match["context"])
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
         """Only the asker replies; anyone else is told so, privately."""
         use_interaction_locale(interaction)
         if interaction.user.id == self.asker_id:
@@ -60,7 +62,7 @@ class ReplyButton(ReportedDynamicItem[_Button], template=REPLY_TEMPLATE):
         )
         return False
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         # A modal must be the first response: nothing is awaited before it.
         await interaction.response.send_modal(reply_modal(self.context_id))
 

@@ -12,17 +12,15 @@ messages as Discord's limits allow (10 embeds, 6000 characters each), the first 
 "Asked by @name" (``AllowedMentions.none()``: the mention renders, nobody is pinged), the last
 one carrying the "Read a source…" menu. Once: a second press says it was already shared.
 
-The pages live in this process's memory; the button's custom_id carries the asker and the
-memory key. After a restart the memory is gone and the press gets a friendly "ask again".
+The pages live in the QA cog's memory (``SHARE_MEMORY_SIZE`` answers); the button's custom_id
+carries the asker and the memory key. After a restart the memory is gone and the press gets a
+friendly "ask again".
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import secrets
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,10 +31,13 @@ from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
 from bot.render.views import ReportedDynamicItem
 from cogs.qa.answers import ACTIONS_ROW
+from cogs.qa.memory import SharedAnswer, ShareMemory, recent_answers
 from cogs.qa.sources import SourceSelect, shown_source_view
 
 if TYPE_CHECKING:
     from typing import Self
+
+    from bot.app import MagisteriumBot
 
 log = logging.getLogger(__name__)
 
@@ -71,46 +72,14 @@ POST_FAILED_TEXT = N_(
 _Button = discord.ui.Button[discord.ui.View]
 
 
-@dataclass
-class SharedAnswer:
-    asker_id: int
-    pages: list[discord.Embed]
-    menu: discord.ui.View | None  # "Read a source…" for the last message (never stored)
-    shared: bool = False
-
-
-class ShareMemory:
-    """The private answers that may be shared, by key (bounded; lost on restart)."""
-
-    def __init__(self, size: int = 1000) -> None:
-        self.size = size
-        self._answers: OrderedDict[str, SharedAnswer] = OrderedDict()
-
-    def keep(self, answer: SharedAnswer) -> str:
-        key = secrets.token_hex(8)
-        self._answers[key] = answer
-        while len(self._answers) > self.size:
-            self._answers.popitem(last=False)
-        return key
-
-    def get(self, key: str) -> SharedAnswer | None:
-        return self._answers.get(key)
-
-    def clear(self) -> None:
-        self._answers.clear()
-
-
-SHARES = ShareMemory()
-
-
 # --- where a public post is possible --------------------------------------------------------
 
 
-def _in_thread(interaction: discord.Interaction[Any]) -> bool:
+def _in_thread(interaction: discord.Interaction[MagisteriumBot]) -> bool:
     return getattr(interaction.channel, "type", None) in THREADS
 
 
-def bot_can_post(interaction: discord.Interaction[Any]) -> bool:
+def bot_can_post(interaction: discord.Interaction[MagisteriumBot]) -> bool:
     """A server channel of a server the bot is installed in, where it may post embeds."""
     if interaction.guild_id is None or not interaction.context.guild:
         return False
@@ -121,19 +90,22 @@ def bot_can_post(interaction: discord.Interaction[Any]) -> bool:
     return app.view_channel and app.embed_links and send
 
 
-def person_may_send(interaction: discord.Interaction[Any]) -> bool:
+def person_may_send(interaction: discord.Interaction[MagisteriumBot]) -> bool:
     person = interaction.permissions
     return person.send_messages_in_threads if _in_thread(interaction) else person.send_messages
 
 
-def share_possible(interaction: discord.Interaction[Any]) -> bool:
+def share_possible(interaction: discord.Interaction[MagisteriumBot]) -> bool:
     return bot_can_post(interaction) and person_may_send(interaction)
 
 
-def offer_share(view: Paginator, *, asker_id: int, sources: SourceSelect | None) -> None:
-    """Add "Share in channel" to a private answer's view, remembering what it shows."""
+def offer_share(
+    view: Paginator, *, asker_id: int, sources: SourceSelect | None, shares: ShareMemory
+) -> None:
+    """Add "Share in channel" to a private answer's view, remembering what it shows in
+    ``shares``."""
     menu = shown_source_view(sources) if sources is not None else None
-    key = SHARES.keep(SharedAnswer(asker_id, list(view.pages), menu))
+    key = shares.keep(SharedAnswer(asker_id, list(view.pages), menu))
     view.add_item(ShareButton(asker_id, key))
 
 
@@ -159,14 +131,14 @@ class ShareButton(ReportedDynamicItem[_Button], template=SHARE_TEMPLATE):
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls(int(match["asker"]), match["key"])
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
         """Only the asker shares (a private answer is theirs alone; a forged or copied button
         is refused all the same)."""
         use_interaction_locale(interaction)
@@ -175,11 +147,11 @@ class ShareButton(ReportedDynamicItem[_Button], template=SHARE_TEMPLATE):
         await _tell(interaction, _("Not your answer"), _(NOT_THE_ASKER))
         return False
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await share_answer(interaction, self.key)
 
 
-async def _tell(interaction: discord.Interaction[Any], title: str, text: str) -> None:
+async def _tell(interaction: discord.Interaction[discord.Client], title: str, text: str) -> None:
     embed = notice_embed(title, text)
     if interaction.response.is_done():
         await interaction.followup.send(embed=embed, ephemeral=True)
@@ -188,7 +160,7 @@ async def _tell(interaction: discord.Interaction[Any], title: str, text: str) ->
 
 
 def _refusal(
-    interaction: discord.Interaction[Any], entry: SharedAnswer | None
+    interaction: discord.Interaction[MagisteriumBot], entry: SharedAnswer | None
 ) -> tuple[str, str] | None:
     """Why the answer cannot be shared now (title, text), or None when it can."""
     if entry is None:
@@ -204,8 +176,8 @@ def _refusal(
     return None
 
 
-async def share_answer(interaction: discord.Interaction[Any], key: str) -> None:
-    entry = SHARES.get(key)
+async def share_answer(interaction: discord.Interaction[MagisteriumBot], key: str) -> None:
+    entry = recent_answers(interaction.client).shares.get(key)
     refused = _refusal(interaction, entry)
     channel = interaction.channel
     if refused is not None or entry is None or not isinstance(channel, discord.abc.Messageable):

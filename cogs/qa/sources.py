@@ -3,8 +3,9 @@
 Anyone who sees the answer may use it (a public answer's readers too); each person is answered
 privately and fetches as themselves. The menu's custom_id carries the answer's task id and each
 option's value the position of the document's first citation, so it works after a restart:
-the citations come from this process's memory, else from ``tasks/get`` with the chooser's
-token (tasks are kept 24 hours, per token: when that fails, a friendly "ask again").
+the citations come from the QA cog's memory of recent answers, else from the answer read back
+with ``tasks/get`` as the person who chose (tasks are kept 24 hours, per token: when that
+fails, a friendly "ask again").
 
 The full text is fetched with ``document_fetch`` when the citation carries a document id, else
 when ``document_search`` on the cited title finds a document of exactly that title (or URL).
@@ -15,13 +16,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.a2a import errors
-from bot.a2a.results import Answer, Citation, Document, NotFound, parse_answer
+from bot.a2a.results import Answer, Citation, Document, NotFound
+from bot.a2a.skills import DOCUMENT_FETCH, DOCUMENT_SEARCH
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.discord_limits import CUSTOM_ID
@@ -35,12 +36,17 @@ from bot.render.passages import (
     source_options,
 )
 from bot.render.views import ReportedDynamicItem
+from bot.services.origin import Origin
 from bot.services.user_errors import UserFacingError, message_for
 from cogs._shared.document_view import document_markdown
 from cogs.qa.answers import SOURCE_ROW, VIEW_TIMEOUT
+from cogs.qa.memory import CitationMemory, recent_answers
 
 if TYPE_CHECKING:
     from typing import Self
+
+    from bot.app import MagisteriumBot
+    from bot.services.magisterium import MagisteriumService
 
 log = logging.getLogger(__name__)
 
@@ -57,29 +63,6 @@ NOT_FETCHABLE = N_(
 NOT_FETCHED = N_("The full text could not be loaded just now. {reason}")
 
 _Select = discord.ui.Select[discord.ui.View]
-
-
-class CitationMemory:
-    """The citations of recent answers, by task id (bounded; lost on restart)."""
-
-    def __init__(self, size: int = 2000) -> None:
-        self.size = size
-        self._citations: OrderedDict[str, list[Citation]] = OrderedDict()
-
-    def remember(self, task_id: str, citations: list[Citation]) -> None:
-        self._citations[task_id] = list(citations)
-        self._citations.move_to_end(task_id)
-        while len(self._citations) > self.size:
-            self._citations.popitem(last=False)
-
-    def get(self, task_id: str) -> list[Citation] | None:
-        return self._citations.get(task_id)
-
-    def clear(self) -> None:
-        self._citations.clear()
-
-
-CITED = CitationMemory()
 
 
 def source_custom_id(task_id: str | None) -> str | None:
@@ -109,7 +92,7 @@ class SourceSelect(ReportedDynamicItem[_Select], template=SOURCE_TEMPLATE):
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -117,7 +100,7 @@ class SourceSelect(ReportedDynamicItem[_Select], template=SOURCE_TEMPLATE):
         options = list(item.options) if isinstance(item, discord.ui.Select) else []
         return cls(match["task"], options or [discord.SelectOption(label="?", value="0")])
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await read_source(interaction, self.task_id, self.item.values)
 
 
@@ -130,12 +113,13 @@ class ShownSourceSelect(discord.ui.Select[discord.ui.View]):
         return False
 
 
-def source_select(answer: Answer) -> SourceSelect | None:
-    """The menu for ``answer`` (its citations remembered), or None when it cites nothing."""
+def source_select(answer: Answer, citations: CitationMemory) -> SourceSelect | None:
+    """The menu for ``answer`` (its citations remembered in ``citations``), or None when it
+    cites nothing."""
     if not answer.citations or (custom_id := source_custom_id(answer.task_id)) is None:
         return None
     task_id = custom_id.removeprefix(f"{SOURCE_PREFIX}:")
-    CITED.remember(task_id, answer.citations)
+    citations.remember(task_id, answer.citations)
     return SourceSelect(task_id, source_options(answer.citations))
 
 
@@ -154,18 +138,20 @@ def shown_source_view(select: SourceSelect) -> discord.ui.View:
 # --- answering a choice ---------------------------------------------------------------------
 
 
-async def _citations(interaction: discord.Interaction[Any], task_id: str) -> list[Citation]:
-    known = CITED.get(task_id)
+async def _citations(
+    interaction: discord.Interaction[MagisteriumBot], task_id: str
+) -> list[Citation]:
+    memory = recent_answers(interaction.client).citations
+    known = memory.get(task_id)
     if known is not None:
         return known
-    services = interaction.client.services
-    chosen = await services.chooser.choose(interaction.user.id, expensive=False)
+    service = interaction.client.services.magisterium
     try:
-        task = await services.a2a.get_task(chosen.token, task_id)
+        answer = await service.earlier_answer(Origin.of(interaction), task_id)
     except errors.TaskNotFound:
         raise UserFacingError(_(EXPIRED_TITLE), _(EXPIRED_TEXT)) from None
-    citations = parse_answer(task).citations
-    CITED.remember(task_id, citations)
+    citations = answer.citations
+    memory.remember(task_id, citations)
     return citations
 
 
@@ -186,12 +172,13 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-async def _find_document(user_id: int, client: Any, citation: Citation) -> Document | None:
+async def _find_document(
+    service: MagisteriumService, origin: Origin, citation: Citation
+) -> Document | None:
     """The cited document's full text, or None when Magisterium has none that matches."""
-    service = client.services.magisterium
     doc_id = next((citation.extra[k] for k in DOCUMENT_ID_KEYS if citation.extra.get(k)), None)
     if doc_id is None and citation.title:
-        found = await service.search(user_id, citation.title)
+        found = await service.call(origin, DOCUMENT_SEARCH, citation.title)
         hit = next(
             (h for h in found.hits if _same(h.title, citation.title) or _same(h.url, citation.url)),
             None,
@@ -199,16 +186,17 @@ async def _find_document(user_id: int, client: Any, citation: Citation) -> Docum
         doc_id = hit.id if hit is not None else None
     if doc_id is None:
         return None
-    fetched = await service.fetch_document(user_id, doc_id)
+    fetched = await service.call(origin, DOCUMENT_FETCH, doc_id)
     return None if isinstance(fetched, NotFound) else fetched
 
 
 async def _document_or_note(
-    interaction: discord.Interaction[Any], citation: Citation
+    interaction: discord.Interaction[MagisteriumBot], citation: Citation
 ) -> tuple[Document | None, str | None]:
     """The document, or None and the note saying why only the passage is shown."""
     try:
-        doc = await _find_document(interaction.user.id, interaction.client, citation)
+        service = interaction.client.services.magisterium
+        doc = await _find_document(service, Origin.of(interaction), citation)
     except Exception as error:  # a known failure costs the full text, never the passage
         message = message_for(error)
         if message is None:
@@ -223,7 +211,7 @@ async def _document_or_note(
 
 
 async def read_source(
-    interaction: discord.Interaction[Any], task_id: str, values: list[str]
+    interaction: discord.Interaction[MagisteriumBot], task_id: str, values: list[str]
 ) -> None:
     """Show the chosen document's passages privately, then its full text paged if fetchable."""
     await defer(interaction, ephemeral=True)  # within 3 s, before any upstream call

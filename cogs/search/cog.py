@@ -9,9 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot.a2a.skills import DOCUMENT_SEARCH
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, search_results_embed
+from bot.services.origin import Origin
 from cogs._shared.document_view import clean_input, echo
 from cogs.search.select import results_view
 
@@ -62,7 +64,9 @@ class SearchCog(commands.Cog):
             return
         private = interaction.guild_id is None
         await defer(interaction, ephemeral=private)
-        results = await self.bot.services.magisterium.search(interaction.user.id, cleaned)
+        results = await self.bot.services.magisterium.call(
+            Origin.of(interaction), DOCUMENT_SEARCH, cleaned
+        )
         if not results.hits:
             await interaction.followup.send(embed=no_results_embed(cleaned), ephemeral=private)
             return

@@ -23,6 +23,8 @@ from cogs._shared.document_view import clean_input, show_document
 if TYPE_CHECKING:
     import re
 
+    from bot.app import MagisteriumBot
+
 
 CUSTOM_ID = "search:open"
 # Translators: the placeholder of the menu under /search's results.
@@ -68,14 +70,14 @@ class OpenResultSelect(ReportedDynamicItem[_Select], template=CUSTOM_ID):
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> Self:
         return cls(list(item.options) if isinstance(item, discord.ui.Select) else [])
 
-    async def respond(self, interaction: discord.Interaction[Any]) -> None:
+    async def respond(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         values = [clean_input(v) for v in self.item.values]
         await defer(interaction, ephemeral=True)
         if values and values[0]:

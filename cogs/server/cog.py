@@ -9,7 +9,7 @@ Manage Server by default; everything they answer is private to the admin who ran
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -23,7 +23,7 @@ from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
 from bot.services.timezones import ResolvedZone
-from bot.services.token_check import TokenVerdict, check_token
+from bot.services.token_check import TokenVerdict
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs._zones import SERVER, answer_zone, zone_choices
@@ -53,7 +53,7 @@ class NotLinked(UserFacingError):
         )
 
 
-def _guild_id(interaction: discord.Interaction[Any]) -> int:
+def _guild_id(interaction: discord.Interaction[MagisteriumBot]) -> int:
     if interaction.guild_id is None:  # a server-only command; only a stale client gets here
         raise UserFacingError(
             _("Servers only"), _("`/server` sets up a Magisterium account for a server.")
@@ -121,7 +121,7 @@ class ServerCog(commands.Cog):
     ) -> None:
         guild_id = _guild_id(interaction)
         await defer(interaction, ephemeral=True)
-        verdict = await check_token(self.bot.services.a2a, token)
+        verdict = await self.bot.services.magisterium.check_token(token)
         allowance = None
         if verdict in STORED:
             note = "rate-limited when linked" if verdict is TokenVerdict.RATE_LIMITED else None

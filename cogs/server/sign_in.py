@@ -5,7 +5,7 @@ the web callback has linked it, this message says so, with the allowances."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,6 +19,7 @@ from cogs.server.views import OnToken, ServerTokenModal
 
 if TYPE_CHECKING:
     from bot.accounts import ServerRegistry
+    from bot.app import MagisteriumBot
 
 SERVER_SIGN_IN_TITLE = N_("Link this server's Magisterium account")
 SERVER_SIGN_IN_TEXT = N_(
@@ -46,7 +47,7 @@ class ServerSignIns(SignInMessages):
 
     async def offer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[MagisteriumBot],
         oauth: OAuthService,
         on_token: OnToken,
         guild_id: int,

@@ -39,7 +39,7 @@ import time
 import tracemalloc
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 import pydantic_core
@@ -556,20 +556,20 @@ async def let_a_window_pass(harness: Harness) -> None:
     limiter._sweep()
 
 
-# The bot's memories of recent answers, bounded by a count: (module, name, what holds them).
-# Looked up in sys.modules when used: extensions are imported again for each bot.
-ANSWER_MEMORIES = (
-    ("cogs.qa.share", "SHARES", "_answers"),
-    ("cogs.qa.sources", "CITED", "_citations"),
-    ("cogs.qa.answers", "RELATED", "_questions"),
-)
+# The cog that owns the bot's memories of recent answers (``cogs.qa.memory.RecentAnswers``),
+# bounded by ANSWER_MEMORY_SIZE and SHARE_MEMORY_SIZE.
+QA_COG = "QACog"
 
 
-def answer_memories() -> dict[str, tuple[Any, str]]:
-    """Each memory of recent answers by name, with the attribute that holds its entries."""
-    return {
-        name: (getattr(sys.modules[module], name), held) for module, name, held in ANSWER_MEMORIES
-    }
+def answer_memories(harness: Harness) -> dict[str, Any]:
+    """The QA cog's memories of recent answers (each a ``BoundedMemory``: ``len`` and ``size``),
+    by name. Read from the running cog, never imported: each bot imports its extensions afresh
+    and each cog (a reload too) makes its own memories."""
+    cog = harness.bot.get_cog(QA_COG)
+    recent = getattr(cog, "recent", None)
+    if recent is None or not is_dataclass(recent):
+        raise LookupError(f"{QA_COG} with its memories is not loaded in this bot")
+    return {f.name: getattr(recent, f.name) for f in fields(recent)}
 
 
 def keep_few_messages(harness: Harness, size: int) -> None:
@@ -583,8 +583,8 @@ def bounded_memories(harness: Harness) -> dict[str, tuple[int, int]]:
     """The bot's memories bounded by a count: what each holds, and its bound. Until they are
     full, their filling up is growth that is not a leak."""
     memories = {
-        f"{name} (recent answers)": (len(getattr(memory, held)), memory.size)
-        for name, (memory, held) in answer_memories().items()
+        f"{name} (recent answers)": (len(memory), memory.size)
+        for name, memory in answer_memories(harness).items()
     }
     messages = harness.bot._connection._messages
     if messages is not None and messages.maxlen is not None:
@@ -634,7 +634,7 @@ def empty_bounded_memories(harness: Harness) -> dict[str, tuple[int, int]]:
     few answers and messages, of any size (a huge answer or none): measured with them, memory
     would follow the luck of the draw."""
     held = bounded_memories(harness)
-    for memory, _ in answer_memories().values():
+    for memory in answer_memories(harness).values():
         memory.clear()
     messages = harness.bot._connection._messages
     if messages is not None:

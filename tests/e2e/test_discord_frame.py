@@ -13,11 +13,13 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.a2a.skills import CATHOLIC_QA
 from bot.app import EXTENSIONS
 from bot.app.respond import defer
 from bot.render.discord_limits import check_message_embeds
 from bot.render.embeds import answer_markdown, answer_pages
 from bot.render.pager import NOT_OWNER, Paginator
+from bot.services.origin import Origin
 from devtools.discord import Harness
 from devtools.discord.tasks import settle
 from devtools.discord.wire import walk_components
@@ -39,7 +41,9 @@ class AnswerProbe(commands.Cog):
     @app_commands.command(name="probe-answer", description="Answer through the renderer")
     async def probe_answer(self, interaction: discord.Interaction[Any], question: str) -> None:
         await defer(interaction, ephemeral=False)
-        answer = await self.bot.services.magisterium.ask(interaction.user.id, question)
+        answer = await self.bot.services.magisterium.call(
+            Origin.of(interaction), CATHOLIC_QA, question
+        )
         pager = Paginator(
             answer_pages(answer),
             author_id=interaction.user.id,

@@ -269,7 +269,7 @@ CELLS = [
 def quick_polls(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """The client's tasks/get poll of a pending task, in milliseconds rather than seconds."""
     policy = PollPolicy(attempts=2, first_delay=0.01, max_delay=0.01)
-    monkeypatch.setattr(harness.bot.services.a2a, "_poll", policy)
+    monkeypatch.setattr(harness.bot.services.a2a, "poll", policy)
 
 
 def test_every_way_of_asking_has_each_kind_of_cell() -> None:

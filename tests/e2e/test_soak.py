@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import sys
 import tracemalloc
 from collections import Counter
 from typing import Any
@@ -45,7 +44,6 @@ from _pytest.logging import LogCaptureHandler
 
 from devtools.bench.soak import (
     ACTIONS,
-    ANSWER_MEMORIES,
     SOAK_SETTINGS,
     RoundReport,
     Soak,
@@ -79,15 +77,18 @@ CACHE_KEPT = 16  # public content: each round looks up more
 
 @pytest.fixture
 def harness_overrides() -> dict[str, Any]:
-    return {**SOAK_SETTINGS, "cache_max_entries": CACHE_KEPT}
+    return {
+        **SOAK_SETTINGS,
+        "cache_max_entries": CACHE_KEPT,
+        "answer_memory_size": KEPT,
+        "share_memory_size": KEPT,
+    }
 
 
 @pytest.fixture
-def few_recent_answers(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot's bounded memories of recent answers and messages, at a small bound (the modules
-    the harness's bot loaded: extensions are re-imported for each bot)."""
-    for module, name, _ in ANSWER_MEMORIES:
-        monkeypatch.setattr(getattr(sys.modules[module], name), "size", KEPT)
+def few_recent_answers(harness: Harness) -> None:
+    """discord.py's cache of received messages at a small bound (the QA cog's memories of recent
+    answers are, by their settings: :func:`harness_overrides`)."""
     keep_few_messages(harness, KEPT)
 
 

@@ -10,18 +10,20 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
 from pydantic import SecretStr
 
-from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy, Skill, errors
-from bot.a2a.attempts import gated
+from bot.a2a import A2AClient, CallPolicy, Message, RetryPolicy, errors
+from bot.a2a.skills import CATHOLIC_QA, DOCUMENT_SEARCH, Skill
 from bot.accounts.keys import token_key
 from bot.limits import Limiter, LimiterConfig
 from bot.observability.metrics import Metrics
-from bot.services.admission import LimiterGate
+from bot.services.admission import LimiterAdmission
+from bot.services.origin import Origin
 from devtools.discord import Harness
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium, Fault
@@ -35,7 +37,7 @@ QUESTION = "What is grace?"
 def clock(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """The bot's A2A client backs off on this clock instead of the real one."""
     fake_clock = FakeClock()
-    monkeypatch.setattr(harness.bot.services.a2a, "_clock", fake_clock)
+    monkeypatch.setattr(harness.bot.services.a2a, "clock", fake_clock)
     return fake_clock
 
 
@@ -165,7 +167,9 @@ async def test_a_proxy_403_reaches_the_service_as_unavailable(
 ) -> None:
     fake.faults.add(Fault.HTML_403)
     with pytest.raises(errors.GatewayRefused) as caught:
-        await harness.bot.services.magisterium.ask(harness.user().id, QUESTION)
+        await harness.bot.services.magisterium.call(
+            Origin(harness.user().id), CATHOLIC_QA, QUESTION
+        )
     assert not isinstance(caught.value, errors.PlanRequired) and caught.value.http_status == 403
 
 
@@ -188,7 +192,7 @@ async def test_a_rate_limit_without_a_wait_pauses_the_token_for_the_window(
     assert told.ephemeral and told.embeds
 
 
-# --- the gate on looptime's clock: a retryAfter within the budget is waited in the limiter --
+# --- the admission on looptime's clock: a retryAfter within the budget is waited in the limiter
 
 
 class LoopClock:
@@ -207,10 +211,35 @@ def scripted_client(responses: list[httpx.Response], seen: list[tuple[float, str
         return responses.pop(0)
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
-    retry = RetryPolicy(max_retry_after=0.0)  # as bot.app.composition: the limiter waits
+    retry = RetryPolicy(max_retry_after=0.0)  # as the service's SERVICE_RETRY: the limiter waits
     return A2AClient(
         http, "http://upstream.test/", retry=retry, clock=LoopClock(), rng=random.Random(1)
     )
+
+
+def admitted(limiter: Limiter, metrics: Metrics, skill: Skill[Any, Any]) -> LimiterAdmission:
+    return LimiterAdmission(
+        limiter,
+        metrics,
+        skill=skill.id,
+        expensive=skill.expensive,
+        user_id=1,
+        token_key="k",
+        wait_budget=10.0,
+    )
+
+
+def policy_for(
+    client: A2AClient, skill: Skill[Any, Any], admission: LimiterAdmission
+) -> CallPolicy:
+    """The policy the service gives a call of ``skill``: its attempts, every one admitted."""
+    retry = replace(client.retry, max_attempts=min(client.retry.max_attempts, skill.rate.attempts))
+    return client.policy("tok", retry=retry, admission=admission)
+
+
+async def call(client: A2AClient, skill: Skill[Any, Any], query: str, policy: CallPolicy) -> Any:
+    message = Message.from_user([skill.part(query)], skill_id=skill.id)
+    return skill.parse(await client.send_message(message, policy), query)
 
 
 def rate_limited(seconds: int) -> httpx.Response:
@@ -229,12 +258,9 @@ async def test_a_retry_after_within_the_budget_is_waited_in_the_limiter() -> Non
     limiter = Limiter(LimiterConfig(), on_wait=waits.append)
     seen: list[tuple[float, str]] = []
     client = scripted_client([rate_limited(5), completed()], seen)
-    gate = LimiterGate(
-        limiter, metrics, skill=Skill.DOCUMENT_SEARCH, user_id=1, token_key="k", wait_budget=10.0
-    )
+    policy = policy_for(client, DOCUMENT_SEARCH, admitted(limiter, metrics, DOCUMENT_SEARCH))
     started = asyncio.get_running_loop().time()
-    with gated(gate):
-        await MagisteriumSkills(client).search("tok", "grace")
+    await call(client, DOCUMENT_SEARCH, "grace", policy)
     (_, first), (retried_at, second) = seen
     assert first == second  # the same request, messageId included
     assert retried_at - started >= 5.0  # after the pause, which the limiter enforced
@@ -254,11 +280,9 @@ async def test_a_retry_after_beyond_the_budget_pauses_the_token_and_gives_up() -
     limiter = Limiter(LimiterConfig())
     seen: list[tuple[float, str]] = []
     client = scripted_client([rate_limited(45), completed()], seen)
-    gate = LimiterGate(
-        limiter, Metrics(), skill=Skill.CATHOLIC_QA, user_id=1, token_key="k", wait_budget=10.0
-    )
-    with gated(gate), pytest.raises(errors.RateLimited) as caught:
-        await MagisteriumSkills(client).ask("tok", "grace")
+    policy = policy_for(client, CATHOLIC_QA, admitted(limiter, Metrics(), CATHOLIC_QA))
+    with pytest.raises(errors.RateLimited) as caught:
+        await call(client, CATHOLIC_QA, "grace", policy)
     assert caught.value.retry_after == 45 and len(seen) == 1
     assert 44 < limiter.expected_wait("k", 2, False) <= 45  # paused for everyone
     await limiter.close()
@@ -280,12 +304,10 @@ async def test_only_an_attempt_that_never_left_gives_its_slot_back(
     limiter = Limiter(LimiterConfig())
     http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
     client = A2AClient(http, "http://upstream.test/", clock=LoopClock(), rng=random.Random(2))
-    gate = LimiterGate(
-        limiter, Metrics(), skill=Skill.CATHOLIC_QA, user_id=1, token_key="k", wait_budget=10.0
-    )
-    with gated(gate), pytest.raises((errors.TransportError, errors.UpstreamServerError)):
-        await MagisteriumSkills(client).ask("tok", "grace")
-    assert gate.sent == 2
+    policy = policy_for(client, CATHOLIC_QA, admitted(limiter, Metrics(), CATHOLIC_QA))
+    with pytest.raises((errors.TransportError, errors.UpstreamServerError)):
+        await call(client, CATHOLIC_QA, "grace", policy)
+    assert policy.sent == 2
     # Two catholic_qa a minute: both spent unless the attempts were refunded.
     assert (limiter.expected_wait("k", 2, True) == 0) is slots_left
     await limiter.close()

@@ -28,7 +28,7 @@ from google.protobuf.json_format import MessageToDict
 
 from bot.a2a import A2AClient
 from bot.a2a.http import new_http_client
-from bot.app.composition import CLIENT_RETRY
+from bot.services.magisterium import SERVICE_RETRY
 from devtools.fake_magisterium import rpc
 from devtools.fake_magisterium.fake import utc_today
 from devtools.fake_magisterium.messages import DEFAULT_SKILL, data_of, text_of
@@ -119,7 +119,9 @@ async def production_client(
     url: str,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, A2AClient, FakeClock]]:
     """The bot's own HTTP client and A2AClient, built as ``bot.app.composition`` builds them, at
-    ``url``; retries, if any, sleep on the returned FakeClock, never for real."""
+    ``url``, retrying as the service's skill calls do (``SERVICE_RETRY``, the policy
+    :meth:`A2AClient.policy` then gives); retries, if any, sleep on the returned FakeClock, never
+    for real."""
     async with new_http_client() as http:
         clock = FakeClock()
-        yield http, A2AClient(http, url, retry=CLIENT_RETRY, clock=clock), clock
+        yield http, A2AClient(http, url, retry=SERVICE_RETRY, clock=clock), clock

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 import devtools.fake_magisterium.exchange as fake_exchange
-from bot.a2a import A2AClient, MagisteriumSkills, errors
+from bot.a2a import A2AClient, errors
 from devtools.fake_magisterium import Fault, RunningFakeServer
 from devtools.fake_magisterium.observe import ObservedExchange, notify
 from devtools.fake_magisterium.replies import Reply
@@ -23,6 +23,7 @@ from devtools.fake_magisterium.tasks import completed_task
 from tests.support.conformance import ConformanceLog
 from tests.support.fakes import FakeClock, a2a_request, wire_bytes
 from tests.support.paths import REPO
+from tests.support.skill_calls import SkillCalls
 
 JSON = dict[str, Any]
 DEFAULTED = "the model only defaults it)"
@@ -108,7 +109,7 @@ async def test_a_fake_task_off_the_spec_is_caught_on_the_wire(
 
     monkeypatch.setattr(fake_exchange, "completed_task", without_artifact_id)
     async with httpx.AsyncClient() as http:
-        skills = MagisteriumSkills(A2AClient(http, fake_server.url, clock=FakeClock()))
+        skills = SkillCalls(A2AClient(http, fake_server.url, clock=FakeClock()))
         results = await skills.search("pro-token", "human dignity")
         fake_server.fake.faults.add(Fault.GARBAGE_BODY)
         with pytest.raises(errors.MalformedResponse):

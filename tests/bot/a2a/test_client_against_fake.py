@@ -14,7 +14,6 @@ from bot.a2a import (
     A2AClient,
     Answer,
     Document,
-    MagisteriumSkills,
     Martyrology,
     NotFound,
     Readings,
@@ -25,6 +24,7 @@ from bot.a2a.http import new_http_client
 from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from tests.support.conformance import ConformanceLog
 from tests.support.fakes import FakeClock
+from tests.support.skill_calls import SkillCalls
 
 TOKEN = "pro-user-1"
 NO_RETRY = RetryPolicy(max_attempts=1)
@@ -36,9 +36,9 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-def _skills(http: httpx.AsyncClient, url: str, **kwargs: object) -> MagisteriumSkills:
+def _skills(http: httpx.AsyncClient, url: str, **kwargs: object) -> SkillCalls:
     kwargs.setdefault("retry", NO_RETRY)
-    return MagisteriumSkills(A2AClient(http, url, **kwargs))  # type: ignore[arg-type]
+    return SkillCalls(A2AClient(http, url, **kwargs))  # type: ignore[arg-type]
 
 
 async def test_ask_returns_an_answer_with_citations_and_related_questions(
@@ -92,16 +92,16 @@ async def test_tasks_get_and_cancel(
     http: httpx.AsyncClient, fake_server: RunningFakeServer
 ) -> None:
     client = A2AClient(http, fake_server.url, retry=NO_RETRY)
-    answer = await MagisteriumSkills(client).ask(TOKEN, "What is prayer?")
+    answer = await SkillCalls(client).ask(TOKEN, "What is prayer?")
     assert answer.task_id is not None
-    task = await client.get_task(TOKEN, answer.task_id)
+    task = await client.get_task(answer.task_id, client.policy(TOKEN))
     assert task.id == answer.task_id and task.history[0].text() == "What is prayer?"
     with pytest.raises(errors.InvalidParams, match="Invalid state transition"):
-        await client.cancel_task(TOKEN, answer.task_id)
+        await client.cancel_task(answer.task_id, client.policy(TOKEN))
     with pytest.raises(errors.TaskNotFound):
-        await client.get_task(TOKEN, "no-such-task")
+        await client.get_task("no-such-task", client.policy(TOKEN))
     with pytest.raises(errors.TaskNotFound):  # another person's task is not theirs to see
-        await client.get_task("pro-user-2", answer.task_id)
+        await client.get_task(answer.task_id, client.policy("pro-user-2"))
 
 
 @pytest.mark.parametrize(
@@ -196,11 +196,11 @@ async def test_a_message_result_is_an_answer(
     assert answer.context_id and answer.task_id  # the message's own ids
     # tasks/get has no Message result in A2A v0.3: there it is still malformed.
     client = A2AClient(http, fake_server.url, retry=NO_RETRY)
-    stored = await MagisteriumSkills(client).ask(TOKEN, "What is grace?")
+    stored = await SkillCalls(client).ask(TOKEN, "What is grace?")
     assert stored.task_id is not None
     fake.faults.add(Fault.NOT_A_TASK, method="tasks/get")
     with pytest.raises(errors.MalformedResponse, match="not a task"):
-        await client.get_task(TOKEN, stored.task_id)
+        await client.get_task(stored.task_id, client.policy(TOKEN))
     # The reference agrees: a Message is no GetTaskSuccessResponse.
     violations = a2a_conformance.take_violations()
     assert violations and all("'tasks/get'" in violation for violation in violations)
@@ -264,7 +264,7 @@ async def test_read_timeout(
         timeout=httpx.Timeout(connect=1.0, read=0.1, write=1.0, pool=1.0),
     )
     with pytest.raises(errors.UpstreamReadTimeout):
-        await MagisteriumSkills(client).search(TOKEN, "grace")
+        await SkillCalls(client).search(TOKEN, "grace")
 
 
 async def test_slow_past_the_budget_is_a_deadline(

@@ -28,7 +28,7 @@ from a2a.helpers import new_text_part
 from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 
-from bot.a2a import A2AClient, DataPart, MagisteriumSkills, Message, TextPart, errors
+from bot.a2a import A2AClient, DataPart, Message, TextPart, errors
 from devtools.sdk_peer import (
     ARTIFACT_NAME,
     DEFAULT_ANSWER,
@@ -40,6 +40,7 @@ from devtools.sdk_peer import (
 )
 from tests.support.fakes import FakeClock
 from tests.support.sdk_skills import production_client
+from tests.support.skill_calls import SkillCalls
 
 TOKEN = "user-token"
 QUESTION = "What is grace?"
@@ -50,7 +51,7 @@ class Peer:
     url: str
     http: httpx.AsyncClient
     client: A2AClient
-    skills: MagisteriumSkills
+    skills: SkillCalls
     executor: RecordingExecutor
     clock: FakeClock
     requests: list[httpx.Request]
@@ -67,7 +68,7 @@ async def open_peer(executor: RecordingExecutor) -> AsyncIterator[Peer]:
     async with running_sdk_server(executor) as server, production_client(server.url) as opened:
         http, client, clock = opened
         http.event_hooks["request"].append(record)
-        yield Peer(server.url, http, client, MagisteriumSkills(client), executor, clock, requests)
+        yield Peer(server.url, http, client, SkillCalls(client), executor, clock, requests)
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ async def _raw_rpc(peer: Peer, method: str, params: dict[str, Any]) -> httpx.Res
 async def test_message_send_round_trip_returns_a_parsed_completed_task(peer: Peer) -> None:
     message = Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
 
-    task = await peer.client.send_message(TOKEN, message)
+    task = await peer.client.send_message(message, peer.client.policy(TOKEN))
 
     assert task.status.state == "completed"
     assert [artifact.name for artifact in task.artifacts] == [ARTIFACT_NAME]
@@ -127,7 +128,7 @@ async def test_skills_ask_parses_the_answer_citations_and_related_questions(peer
 async def test_history_holds_our_user_message_with_our_text_and_id(peer: Peer) -> None:
     message = Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
 
-    task = await peer.client.send_message(TOKEN, message)
+    task = await peer.client.send_message(message, peer.client.policy(TOKEN))
 
     user_messages = [m for m in task.history if m.role == "user"]
     assert len(user_messages) == 1
@@ -143,7 +144,7 @@ async def test_a_data_part_round_trips_to_the_executor(peer: Peer) -> None:
     """document_fetch / saints_of_the_day send data parts; the SDK must see them as data."""
     message = Message.from_user([DataPart(data={"date": "2026-03-19"})], skill_id="catholic_qa")
 
-    task = await peer.client.send_message(TOKEN, message)
+    task = await peer.client.send_message(message, peer.client.policy(TOKEN))
 
     [user] = task.history
     [part] = user.parts
@@ -156,10 +157,11 @@ async def test_a_data_part_round_trips_to_the_executor(peer: Peer) -> None:
 
 async def test_tasks_get_returns_the_same_task_as_message_send(peer: Peer) -> None:
     sent = await peer.client.send_message(
-        TOKEN, Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
+        Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa"),
+        peer.client.policy(TOKEN),
     )
 
-    fetched = await peer.client.get_task(TOKEN, sent.id)
+    fetched = await peer.client.get_task(sent.id, peer.client.policy(TOKEN))
 
     assert fetched.id == sent.id
     assert fetched.context_id == sent.context_id
@@ -181,7 +183,7 @@ async def test_tasks_get_of_an_unknown_id_is_task_not_found(peer: Peer) -> None:
     assert errors.RPC_ERRORS_BY_CODE[-32001] is errors.TaskNotFound
     peer.requests.clear()
     with pytest.raises(errors.TaskNotFound) as caught:
-        await peer.client.get_task(TOKEN, "no-such-task")
+        await peer.client.get_task("no-such-task", peer.client.policy(TOKEN))
     assert caught.value.http_status == 200
     assert caught.value.message == "Task not found"
     assert len(peer.requests) == 1
@@ -242,7 +244,8 @@ async def test_sdk_cancel_code_is_read_with_magisteriums_meaning(peer: Peer) -> 
     SkillNotFound; Magisterium itself refuses with -32602 (InvalidParams) instead.
     """
     task = await peer.client.send_message(
-        TOKEN, Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
+        Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa"),
+        peer.client.policy(TOKEN),
     )
     raw = await _raw_rpc(peer, "tasks/cancel", {"id": task.id})
     sdk_error = raw.json()["error"]
@@ -251,7 +254,7 @@ async def test_sdk_cancel_code_is_read_with_magisteriums_meaning(peer: Peer) -> 
 
     peer.requests.clear()
     with pytest.raises(errors.SkillNotFound) as caught:
-        await peer.client.cancel_task(TOKEN, task.id)
+        await peer.client.cancel_task(task.id, peer.client.policy(TOKEN))
     assert caught.value.message == "Task cannot be canceled"
     assert len(peer.requests) == 1  # SkillNotFound is never retried
 

@@ -17,12 +17,13 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy, errors
+from bot.a2a import A2AClient, RetryPolicy, errors
 from bot.a2a.results import Answer, SearchResults
 from bot.a2a.retry import PollPolicy
 from devtools.fake_magisterium import Fault
 from tests.support.fake_transport import TOKEN, URL, FakeTransport
 from tests.support.fakes import FakeClock
+from tests.support.skill_calls import SkillCalls
 
 POLICY = RetryPolicy()  # 3 attempts, 0.5 s base, 20 s cap, 30 s longest Retry-After waited
 POLLS = PollPolicy().attempts
@@ -139,10 +140,10 @@ ROWS = [
 RETRIED = {errors.InternalError, errors.UpstreamServerError, errors.TransportError}
 
 
-def skills_over(transport: FakeTransport, clock: FakeClock) -> MagisteriumSkills:
+def skills_over(transport: FakeTransport, clock: FakeClock) -> SkillCalls:
     http = httpx.AsyncClient(transport=transport)
     client = A2AClient(http, URL, retry=POLICY, clock=clock, rng=random.Random(7))
-    return MagisteriumSkills(client)
+    return SkillCalls(client)
 
 
 @pytest.mark.parametrize("case", ROWS)

@@ -10,8 +10,9 @@ import httpx
 import pytest
 from aiohttp import web
 
-from bot.a2a import A2AClient, MagisteriumSkills, RetryPolicy, errors
+from bot.a2a import A2AClient, RetryPolicy, errors
 from bot.a2a.http import new_http_client
+from tests.support.skill_calls import SkillCalls
 
 TOKEN = "pro-user-1"
 DEEP = b"[" * 100_000 + b"]" * 100_000  # valid JSON, nested deeper than Python recurses
@@ -56,8 +57,8 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-def _skills(http: httpx.AsyncClient, url: str) -> MagisteriumSkills:
-    return MagisteriumSkills(A2AClient(http, url, retry=RetryPolicy(max_attempts=1)))
+def _skills(http: httpx.AsyncClient, url: str) -> SkillCalls:
+    return SkillCalls(A2AClient(http, url, retry=RetryPolicy(max_attempts=1)))
 
 
 async def test_a_body_marked_gzip_that_is_not_gzip_is_a_malformed_reply(

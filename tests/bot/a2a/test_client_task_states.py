@@ -26,7 +26,7 @@ from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 from a2a.types import a2a_pb2 as pb
 
-from bot.a2a import A2AClient, FilePart, MagisteriumSkills, Message, RetryPolicy, TextPart, errors
+from bot.a2a import A2AClient, FilePart, Message, RetryPolicy, TextPart, errors
 from bot.a2a.http import new_http_client
 from bot.a2a.lookups import LookupKind
 from bot.a2a.results import Result
@@ -34,6 +34,7 @@ from bot.a2a.retry import PollPolicy
 from devtools.fake_magisterium import FakeMagisterium, Fault, RunningFakeServer
 from devtools.sdk_peer import RecordingExecutor, running_sdk_server
 from tests.support.fakes import FakeClock
+from tests.support.skill_calls import SkillCalls
 
 TOKEN = "pro-user-1"
 QUESTION = "What is the Eucharist?"
@@ -75,12 +76,13 @@ async def test_a_task_that_ended_without_an_answer_raises_its_state(
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state=state, message=f"Magisterium: {state}.")
     with pytest.raises(errors.TaskNotCompleted) as caught:
-        await MagisteriumSkills(client).ask(TOKEN, QUESTION, context_id="ctx-41")
+        await SkillCalls(client).ask(TOKEN, QUESTION, context_id="ctx-41")
     assert type(caught.value) is ENDED[state]
     assert (caught.value.state, caught.value.reason) == (state, f"Magisterium: {state}.")
     assert caught.value.context_id == "ctx-41"
     assert caught.value.task_id is not None
-    stored = await client.get_task(TOKEN, caught.value.task_id)  # any state, as it is
+    # any state, as it is
+    stored = await client.get_task(caught.value.task_id, client.policy(TOKEN))
     assert stored.status.state == state
     assert _polls(fake) == 1  # only that get: an ended task is not polled
 
@@ -90,7 +92,7 @@ async def test_auth_required_is_an_unauthorized_with_the_reason(
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state="auth-required")
     with pytest.raises(errors.AuthRequired) as caught:
-        await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+        await SkillCalls(client).ask(TOKEN, QUESTION)
     assert isinstance(caught.value, errors.Unauthorized)
     assert caught.value.reason == "Sign in to Magisterium again to continue."
     assert caught.value.task_id and caught.value.context_id
@@ -101,7 +103,7 @@ async def test_a_pending_task_is_polled_until_it_completes(
     client: A2AClient, fake: FakeMagisterium, clock: FakeClock, state: str
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state=state, polls=2)
-    answer = await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+    answer = await SkillCalls(client).ask(TOKEN, QUESTION)
     assert "Eucharist" in answer.text and answer.citations
     assert _polls(fake) == 2
     assert clock.sleeps == PollPolicy().delays()[:2]
@@ -113,7 +115,7 @@ async def test_a_task_still_working_after_the_polls_is_not_finished(
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state="working")
     with pytest.raises(errors.TaskNotFinished) as caught:
-        await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+        await SkillCalls(client).ask(TOKEN, QUESTION)
     assert (caught.value.state, caught.value.reason) == ("working", "Still working on it.")
     assert _polls(fake) == PollPolicy().attempts and clock.sleeps == PollPolicy().delays()
 
@@ -123,7 +125,7 @@ async def test_polling_stays_within_the_calls_deadline(
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state="submitted", message="")
     with pytest.raises(errors.TaskNotFinished) as caught:
-        await MagisteriumSkills(client).ask(TOKEN, QUESTION, budget=1.0)
+        await SkillCalls(client).ask(TOKEN, QUESTION, budget=1.0)
     assert (caught.value.state, caught.value.reason) == ("submitted", "")
     assert clock.sleeps == [0.25, 0.5] and _polls(fake) == 2  # a third pause would pass 1 s
 
@@ -133,12 +135,12 @@ async def test_a_poll_that_fails_transiently_is_just_one_poll(
 ) -> None:
     fake.faults.add(Fault.TASK_STATE, state="working", polls=1)
     fake.faults.add(Fault.HTML_502, method="tasks/get")
-    answer = await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+    answer = await SkillCalls(client).ask(TOKEN, QUESTION)
     assert answer.text
     assert [r.http_status for r in fake.requests if r.method == "tasks/get"] == [502, 200]
 
 
-SkillCall = Callable[[MagisteriumSkills], Awaitable[Result]]
+SkillCall = Callable[[SkillCalls], Awaitable[Result]]
 SKILL_CALLS: dict[str, SkillCall] = {
     "catholic_qa": lambda s: s.ask(TOKEN, QUESTION),
     "document_search": lambda s: s.search(TOKEN, "Lumen Gentium church"),
@@ -161,7 +163,7 @@ def _content(result: Result) -> dict[str, Any]:
 async def test_a_message_result_renders_as_the_task_would(
     client: A2AClient, fake: FakeMagisterium, skill: str
 ) -> None:
-    skills, call = MagisteriumSkills(client), SKILL_CALLS[skill]
+    skills, call = SkillCalls(client), SKILL_CALLS[skill]
     from_task = await call(skills)
     fake.faults.add(Fault.MESSAGE_RESULT, skill=skill)
     from_message = await call(skills)
@@ -174,10 +176,10 @@ async def test_file_parts_are_kept_and_do_not_disturb_the_answer(
     client: A2AClient, fake: FakeMagisterium
 ) -> None:
     fake.rate_limits_enabled = False  # three catholic_qa in a minute
-    plain = await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+    plain = await SkillCalls(client).ask(TOKEN, QUESTION)
     fake.faults.add(Fault.FILE_PARTS)
     message = Message.from_user([TextPart(text=QUESTION)], skill_id="catholic_qa")
-    task = await client.send_message(TOKEN, message)
+    task = await client.send_message(message, client.policy(TOKEN))
     files = [part.file for part in task.parts() if isinstance(part, FilePart)]
     assert [(f.name, f.mime_type) for f in files] == [
         ("lumen-gentium.pdf", "application/pdf"),
@@ -185,7 +187,7 @@ async def test_file_parts_are_kept_and_do_not_disturb_the_answer(
     ]
     assert files[0].uri and files[0].uri.startswith("https://") and files[1].bytes
     fake.faults.add(Fault.FILE_PARTS)
-    assert _content(await MagisteriumSkills(client).ask(TOKEN, QUESTION)) == _content(plain)
+    assert _content(await SkillCalls(client).ask(TOKEN, QUESTION)) == _content(plain)
 
 
 # --- the real a2a-sdk server, over loopback TCP ----------------------------------------------
@@ -237,7 +239,7 @@ async def sdk_client(state: str) -> AsyncIterator[tuple[A2AClient, FakeClock]]:
 async def test_the_sdk_servers_states_raise_theirs(state: str) -> None:
     async with sdk_client(state) as (client, _):
         with pytest.raises(errors.A2AError) as caught:
-            await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+            await SkillCalls(client).ask(TOKEN, QUESTION)
     error = caught.value
     expected = ENDED.get(state, errors.AuthRequired)
     assert type(error) is expected
@@ -253,14 +255,14 @@ async def test_the_sdk_servers_states_raise_theirs(state: str) -> None:
 async def test_the_sdk_servers_unfinished_task_is_polled_then_not_finished(state: str) -> None:
     async with sdk_client(state) as (client, clock):
         with pytest.raises(errors.TaskNotFinished) as caught:
-            await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+            await SkillCalls(client).ask(TOKEN, QUESTION)
     assert (caught.value.state, caught.value.reason) == (state, f"SDK says {state}.")
     assert clock.sleeps == PollPolicy().delays()
 
 
 async def test_the_sdk_servers_message_result_is_an_answer() -> None:
     async with sdk_client("message") as (client, _):
-        answer = await MagisteriumSkills(client).ask(TOKEN, QUESTION)
+        answer = await SkillCalls(client).ask(TOKEN, QUESTION)
     assert answer.text == SDK_ANSWER
     assert [c.title for c in answer.citations] == ["Catechism of the Catholic Church"]
     assert answer.citations[0].number == 1 and answer.context_id

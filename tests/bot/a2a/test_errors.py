@@ -13,7 +13,7 @@ import pytest
 from a2a.compat.v0_3 import types as v03
 from pydantic import BaseModel
 
-from bot.a2a import A2AClient, Message, RetryPolicy, TextPart, errors
+from bot.a2a import A2AClient, CallPolicy, Message, RetryPolicy, TextPart, errors
 
 TOKEN = "secret-token-abc123"
 NO_RETRY = RetryPolicy(max_attempts=1)
@@ -42,8 +42,9 @@ def _responder(status: int, body: Any = None, **kwargs: Any) -> Handler:
     return handle
 
 
-async def _send(client: A2AClient) -> None:
-    await client.send_message(TOKEN, Message.from_user([TextPart(text="q")]))
+async def _send(client: A2AClient, policy: CallPolicy | None = None) -> None:
+    policy = policy or client.policy(TOKEN)
+    await client.send_message(Message.from_user([TextPart(text="q")]), policy)
 
 
 @pytest.mark.parametrize(
@@ -337,10 +338,11 @@ async def test_token_is_sent_but_never_logged_or_shown(caplog: pytest.LogCapture
 
     client = _client(handle, RetryPolicy(max_attempts=2, base_delay=0.0))
     caplog.set_level(logging.DEBUG)
+    policy = client.policy(TOKEN)
     with pytest.raises(errors.Unauthorized) as caught:
-        await _send(client)
+        await _send(client, policy)
     assert seen == [f"Bearer {TOKEN}"] * 2
-    shown = [caplog.text, str(caught.value), repr(caught.value), repr(client)]
+    shown = [caplog.text, str(caught.value), repr(caught.value), repr(client), repr(policy)]
     assert all(TOKEN not in text for text in shown)
 
 

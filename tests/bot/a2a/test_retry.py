@@ -1,5 +1,5 @@
 """Retry timing with a fake clock: what is retried, how long it waits, the deadline, and the
-caller's gate around every attempt."""
+caller's admission around every attempt (the call's :class:`CallPolicy`)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.a2a import A2AClient, Message, RetryPolicy, TextPart, errors
-from bot.a2a.attempts import current_gate, gated
-from bot.a2a.retry import PollPolicy, attempt_budget, parse_retry_after, retry_after_from_data
+from bot.a2a import A2AClient, CallPolicy, Message, RetryPolicy, TextPart, errors
+from bot.a2a.call_policy import UNLIMITED, Admission
+from bot.a2a.retry import PollPolicy, parse_retry_after, retry_after_from_data
+from bot.a2a.skills import CATHOLIC_QA, SKILLS
 from tests.support.fakes import FakeClock
 
 OK_TASK = {"jsonrpc": "2.0", "id": 1, "result": {"id": "t", "status": {"state": "completed"}}}
@@ -53,8 +54,12 @@ def _client(script: Script, clock: FakeClock, policy: RetryPolicy = POLICY) -> A
     return A2AClient(http, "http://upstream.test/", retry=policy, clock=clock, rng=random.Random(7))
 
 
-async def _send(client: A2AClient, budget: float | None = None) -> None:
-    await client.send_message("tok", Message.from_user([TextPart(text="q")]), budget=budget)
+async def _send(
+    client: A2AClient, budget: float | None = None, admission: Admission = UNLIMITED
+) -> CallPolicy:
+    policy = client.policy("tok", budget=budget, admission=admission)
+    await client.send_message(Message.from_user([TextPart(text="q")]), policy)
+    return policy
 
 
 async def test_rate_limit_waits_retry_after_then_succeeds_with_same_message_id() -> None:
@@ -169,8 +174,9 @@ async def test_a_request_that_outlives_the_budget_raises_deadline_exceeded() -> 
 
 
 def test_the_default_policy_makes_at_most_three_attempts() -> None:
-    assert RetryPolicy().max_attempts == 3 == attempt_budget(expensive=False)
-    assert attempt_budget(expensive=True) == 2
+    basic = [skill.rate.attempts for skill in SKILLS if not skill.expensive]
+    assert RetryPolicy().max_attempts == 3 and set(basic) == {3} and len(basic) == len(SKILLS) - 1
+    assert CATHOLIC_QA.expensive and CATHOLIC_QA.rate.attempts == 2
 
 
 async def test_a_rate_limit_without_any_wait_is_not_retried_after_a_short_backoff() -> None:
@@ -201,13 +207,15 @@ async def test_a_proxy_429_is_retried_like_a_503_honouring_its_retry_after() -> 
     assert len(set(script.message_ids)) == 1 and len(script.message_ids) == 3
 
 
-class RecordingGate:
-    """A caller's gate: counts admissions and failures, and answers with a scripted delay."""
+class RecordingAdmission:
+    """A caller's admission: counts admissions and failures (with the sends the call had made
+    by then), and answers with a scripted delay."""
 
     def __init__(self, verdicts: list[float | None]) -> None:
         self.verdicts = verdicts
         self.admitted: list[float] = []
-        self.failures: list[tuple[str, int, float | None]] = []
+        self.failures: list[tuple[str, int, float | None, bool]] = []
+        self.policy: CallPolicy | None = None  # the call it admits, once made
 
     @contextlib.asynccontextmanager
     async def admit(self, budget: float) -> AsyncIterator[None]:
@@ -215,34 +223,63 @@ class RecordingGate:
         yield
 
     async def after_failure(
-        self, error: errors.A2AError, attempt: int, delay: float | None
+        self, error: errors.A2AError, delay: float | None, *, may_retry: bool
     ) -> float | None:
-        self.failures.append((type(error).__name__, attempt, delay))
+        sent = self.policy.sent if self.policy is not None else -1
+        self.failures.append((type(error).__name__, sent, delay, may_retry))
         return self.verdicts.pop(0)
 
 
-async def test_every_attempt_passes_the_callers_gate_which_decides_the_retry() -> None:
+def _admitted_send(
+    client: A2AClient, admission: RecordingAdmission, budget: float | None = None
+) -> Any:
+    policy = client.policy("tok", budget=budget, admission=admission)
+    admission.policy = policy
+    return client.send_message(Message.from_user([TextPart(text="q")]), policy)
+
+
+async def test_every_attempt_passes_the_callers_admission_which_decides_the_retry() -> None:
     clock = FakeClock()
     script = Script(_rpc(200, -32603), _rpc(429, -32003, {"retryAfter": 45}), _ok())
-    gate = RecordingGate([0.25, 0.0])
-    with gated(gate):
-        await _send(_client(script, clock), budget=30.0)
-    assert len(gate.admitted) == 3 and all(0 < budget <= 30.0 for budget in gate.admitted)
-    (first, attempt0, delay0), (second, attempt1, delay1) = gate.failures
-    assert (first, attempt0, second, attempt1) == ("InternalError", 0, "RateLimited", 1)
+    admission = RecordingAdmission([0.25, 0.0])
+    await _admitted_send(_client(script, clock), admission, budget=30.0)
+    assert len(admission.admitted) == 3 and all(0 < budget <= 30.0 for budget in admission.admitted)
+    (first, sent0, delay0, retry0), (second, sent1, delay1, retry1) = admission.failures
+    assert (first, sent0, second, sent1) == ("InternalError", 1, "RateLimited", 2)
+    assert retry0 and retry1  # both within the policy's 4 attempts
     assert delay0 is not None and delay1 is None  # 45 s is beyond the policy's cap
-    assert clock.sleeps == [0.25, 0.0]  # the gate's word, not the policy's
+    assert clock.sleeps == [0.25, 0.0]  # the admission's word, not the backoff's
     assert len(set(script.message_ids)) == 1
+    assert admission.policy is not None and admission.policy.sent == 3
 
 
-async def test_a_gate_that_says_no_ends_the_call_with_the_error() -> None:
+async def test_an_admission_that_says_no_ends_the_call_with_the_error() -> None:
     clock = FakeClock()
-    script = Script(_rpc(500, -32603), _ok())
-    gate = RecordingGate([None])
-    with gated(gate), pytest.raises(errors.InternalError):
-        await _send(_client(script, clock))
+    script = Script(_rpc(500, -32603), httpx.Response(200, json={**OK_TASK, "id": 2}))
+    admission = RecordingAdmission([None])
+    client = _client(script, clock)
+    with pytest.raises(errors.InternalError):
+        await _admitted_send(client, admission)
     assert len(script.message_ids) == 1 and clock.sleeps == []
-    assert current_gate() is not gate  # the gate was for that block only
+    # The admission was that call's only: the client's own policy admits nothing, and the
+    # next call goes without it.
+    assert client.policy("tok").admission is UNLIMITED
+    await _send(client)
+    assert len(admission.admitted) == 1 and len(script.message_ids) == 2
+
+
+async def test_the_last_attempt_still_tells_the_admission_it_may_not_retry() -> None:
+    clock = FakeClock()
+    script = Script(*[_rpc(200, -32603) for _ in range(2)])
+    admission = RecordingAdmission([0.0, None])
+    client = _client(script, clock, RetryPolicy(max_attempts=2, base_delay=0.0))
+    with pytest.raises(errors.InternalError):
+        await _admitted_send(client, admission)
+    assert [(sent, may_retry) for _, sent, _, may_retry in admission.failures] == [
+        (1, True),
+        (2, False),
+    ]
+    assert len(script.message_ids) == 2
 
 
 # --- the policy itself: what a person waits, with the jitter pinned to one end ---------------

@@ -15,10 +15,12 @@ from redis.asyncio import Redis
 
 from bot.a2a import errors
 from bot.a2a.results import Martyrology
+from bot.a2a.skills import SAINTS_OF_THE_DAY
 from bot.app.composition import Services, open_services
 from bot.cache.fill import FillTiming
 from bot.cache.public import PublicContentCache, cache_key
 from bot.services.magisterium import MagisteriumService
+from bot.services.origin import Origin
 from bot.services.tokens import LinkedTokenInvalid
 from devtools.discord import Harness
 from devtools.discord.fixtures import harness_settings
@@ -57,8 +59,13 @@ def service_of(harness: Harness) -> MagisteriumService:
     return harness.bot.services.magisterium
 
 
+async def saints(service: MagisteriumService, user_id: int) -> object:
+    """The saints of ``DAY``, asked by ``user_id`` (in no server)."""
+    return await service.call(Origin(user_id), SAINTS_OF_THE_DAY, DAY)
+
+
 def start_saints(service: MagisteriumService, *user_ids: int) -> list[asyncio.Task[object]]:
-    return [asyncio.create_task(service.saints(user_id, DAY)) for user_id in user_ids]
+    return [asyncio.create_task(saints(service, user_id)) for user_id in user_ids]
 
 
 async def release_when_all_joined(
@@ -108,7 +115,7 @@ async def test_an_upstream_error_reaches_every_waiter_and_is_not_kept(
     outcomes = await asyncio.gather(*calls, return_exceptions=True)
     assert [type(outcome) for outcome in outcomes] == [errors.InvalidParams] * 3
     assert fake.count(skill=SKILL) == 1
-    again = await service.saints(4, DAY)
+    again = await saints(service, 4)
     assert isinstance(again, Martyrology) and "Joseph" in again.text
     assert fake.count(skill=SKILL) == 2
 
@@ -144,7 +151,7 @@ async def test_a_cancelled_leader_leaves_the_call_to_its_waiters(
     assert leader.cancelled()
     assert all(isinstance(result, Martyrology) for result in results)
     assert fake.count(skill=SKILL) == 1
-    await service.saints(4, DAY)  # the call the leader started filled the cache
+    await saints(service, 4)  # the call the leader started filled the cache
     assert fake.count(skill=SKILL) == 1
     assert service.cache.counts == {"miss": 1, "shared": 2, "hit": 1}
 
@@ -165,7 +172,7 @@ async def test_when_every_caller_gives_up_the_call_is_cancelled(
     assert fill.cancelled()
     assert service.cache.in_flight(SKILL, QUERY) == 0
     held.release()
-    assert isinstance(await service.saints(3, DAY), Martyrology)  # a fresh flight, not a dead one
+    assert isinstance(await saints(service, 3), Martyrology)  # a fresh flight, not a dead one
 
 
 async def test_the_leaders_own_token_refusal_is_not_passed_on(
@@ -209,7 +216,7 @@ class Process:
         self.cache: PublicContentCache = services.magisterium.cache
 
     async def saints(self, user_id: int) -> object:
-        return await self.services.magisterium.saints(user_id, DAY)
+        return await saints(self.services.magisterium, user_id)
 
 
 @pytest.fixture

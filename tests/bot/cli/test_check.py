@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.__main__ import main
-from bot.a2a.skills import Skill
+from bot.a2a.skills import SKILL_IDS
 from bot.accounts import TokenCipher, TokenRegistry, generate_key
 from bot.cli import check_agent_card
 from bot.cli.check_agent_card import DOCUMENTED_PATH as DOCUMENTED
@@ -505,6 +505,6 @@ async def test_the_fakes_card_is_a_valid_a2a_v0_3_card_listing_every_skill(
     card = AgentCard.model_validate(body)
     # Nothing in it unknown to the spec (pydantic would have dropped it silently).
     assert card.model_dump(mode="json", by_alias=True, exclude_unset=True) == body
-    assert sorted(skill.id for skill in card.skills) == sorted(skill.value for skill in Skill)
+    assert sorted(skill.id for skill in card.skills) == sorted(SKILL_IDS)
     assert card.url == fake_server.url
     assert card.protocol_version == "0.3.0"

@@ -2,13 +2,14 @@
 attempt costs in the limiter, how a skill call is routed (cache key, token, refresh once on a
 401), and what each upstream fault leaves the token in (paused, marked invalid, untouched).
 What a person is told for each failure is in test_user_errors.py. Doubles stand in for the
-limiter, the registry, the cache and the skills; the DM conversation store runs on SQLite and
-PostgreSQL."""
+limiter, the registry and the cache, and Magisterium is scripted behind the real client; the DM
+conversation store runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
@@ -20,17 +21,28 @@ import httpx
 import pytest
 from pydantic import SecretStr, TypeAdapter
 
-from bot.a2a import A2AClient, MagisteriumSkills, Skill, errors
-from bot.a2a.attempts import current_gate
+from bot.a2a import A2AClient, CallPolicy, Message, Task, errors
 from bot.a2a.lookups import LookupKind
+from bot.a2a.skills import (
+    CATHOLIC_QA,
+    DIOCESE_STATISTICS_LOOKUP,
+    DOCUMENT_FETCH,
+    DOCUMENT_SEARCH,
+    LITURGICAL_READINGS,
+    SAINTS_OF_THE_DAY,
+    ByNameOrId,
+    Skill,
+    lookup_skill,
+)
 from bot.accounts.errors import QuotaExceeded
 from bot.accounts.keys import token_key
 from bot.accounts.registry import LinkedAccount
 from bot.limits import Grant, LimiterBusy, LimiterClosed
 from bot.observability.metrics import Metrics
-from bot.services.admission import LimiterGate
+from bot.services.admission import LimiterAdmission
 from bot.services.conversations import ConversationStore
-from bot.services.magisterium import MagisteriumService
+from bot.services.magisterium import SERVICE_RETRY, MagisteriumService
+from bot.services.origin import Origin
 from bot.services.tokens import (
     OWNER_NOT_LINKED,
     OWNER_REFUSED,
@@ -50,6 +62,7 @@ from tests.support.fakes import FakeClock
 
 NOW = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 OPERATOR = SecretStr("operator-token")
+ORIGIN = Origin(3)  # who asks, in no server
 
 
 def account(user_id: int, token: str, **changes: Any) -> LinkedAccount:
@@ -142,7 +155,7 @@ def secret(chosen: ChosenToken) -> tuple[str, str, str]:
 async def test_a_person_with_a_linked_token_uses_their_own_and_spends_no_quota() -> None:
     quota = FakeQuota()
     tokens = chooser(FakeRegistry(account(1, "mine")), quota=quota)
-    assert secret(await tokens.choose(1, expensive=True)) == (
+    assert secret(await tokens.choose(Origin(1), expensive=True)) == (
         "mine",
         token_key(SecretStr("mine")),
         "own",
@@ -154,12 +167,12 @@ async def test_a_person_with_a_linked_token_uses_their_own_and_spends_no_quota()
 async def test_a_person_without_one_uses_the_shared_token_within_their_quota() -> None:
     quota = FakeQuota()
     tokens = chooser(FakeRegistry(), quota=quota)
-    assert secret(await tokens.choose(2, expensive=True)) == (
+    assert secret(await tokens.choose(Origin(2), expensive=True)) == (
         "operator-token",
         token_key(OPERATOR),
         "shared",
     )
-    assert secret(await tokens.choose(2, expensive=False))[2] == "shared"
+    assert secret(await tokens.choose(Origin(2), expensive=False))[2] == "shared"
     assert quota.consumed == [(2, True), (2, False)]
     assert await tokens.source_for(2) == "shared"
     assert tokens.has_shared_token
@@ -168,7 +181,7 @@ async def test_a_person_without_one_uses_the_shared_token_within_their_quota() -
 async def test_a_used_up_quota_refuses_the_shared_token() -> None:
     tokens = chooser(FakeRegistry(), quota=FakeQuota(refuse=True))
     with pytest.raises(QuotaExceeded):
-        await tokens.choose(2, expensive=False)
+        await tokens.choose(Origin(2), expensive=False)
 
 
 async def test_without_a_shared_token_a_person_is_told_to_link() -> None:
@@ -176,7 +189,7 @@ async def test_without_a_shared_token_a_person_is_told_to_link() -> None:
         tokens = chooser(FakeRegistry(), operator=operator)
         assert not tokens.has_shared_token
         with pytest.raises(NoTokenAvailable):
-            await tokens.choose(2, expensive=False)
+            await tokens.choose(Origin(2), expensive=False)
         with pytest.raises(NoTokenAvailable):
             await tokens.source_for(2)
 
@@ -184,7 +197,7 @@ async def test_without_a_shared_token_a_person_is_told_to_link() -> None:
 async def test_a_refused_linked_token_is_an_error_not_a_fallback_to_the_shared_one() -> None:
     tokens = chooser(FakeRegistry(account(1, "mine", status="invalid")), quota=FakeQuota())
     with pytest.raises(LinkedTokenInvalid):
-        await tokens.choose(1, expensive=False)
+        await tokens.choose(Origin(1), expensive=False)
     with pytest.raises(LinkedTokenInvalid):
         await tokens.source_for(1)
 
@@ -192,24 +205,24 @@ async def test_a_refused_linked_token_is_an_error_not_a_fallback_to_the_shared_o
 async def test_a_token_about_to_expire_is_refreshed_before_use() -> None:
     refresher = FakeRefresher()
     tokens = chooser(FakeRegistry(account(1, "mine")), refresher=refresher)
-    assert secret(await tokens.choose(1, expensive=False))[0] == "mine-new"
+    assert secret(await tokens.choose(Origin(1), expensive=False))[0] == "mine-new"
     assert refresher.asked == refresher.refreshed == [1]
     # Not due: used as it is.
     steady = chooser(FakeRegistry(account(1, "mine")), refresher=FakeRefresher(due=False))
-    assert secret(await steady.choose(1, expensive=False))[0] == "mine"
+    assert secret(await steady.choose(Origin(1), expensive=False))[0] == "mine"
 
 
 async def test_a_token_the_server_will_not_refresh_is_invalid() -> None:
     tokens = chooser(FakeRegistry(account(1, "mine")), refresher=FakeRefresher(refuse=True))
     with pytest.raises(LinkedTokenInvalid):
-        await tokens.choose(1, expensive=False)
+        await tokens.choose(Origin(1), expensive=False)
 
 
 async def test_after_a_401_a_signed_in_token_is_refreshed_once() -> None:
     signed_in = account(1, "mine", refresh_token=SecretStr("r"))
     refresher = FakeRefresher(due=False)
     tokens = chooser(FakeRegistry(signed_in), refresher=refresher)
-    refused = await tokens.choose(1, expensive=False)
+    refused = await tokens.choose(Origin(1), expensive=False)
     fresh = await tokens.after_refused(1, refused)
     assert fresh is not None
     assert secret(fresh) == ("mine-new", token_key(SecretStr("mine-new")), "own")
@@ -287,7 +300,8 @@ def test_a_chosen_token_never_shows_the_token() -> None:
 
 @dataclass
 class FakeLimiter:
-    """Records every call the gate makes; admits at once with a fixed grant."""
+    """Records every call the admission makes; admits at once with a fixed grant (or refuses
+    with the next of ``refusals``)."""
 
     wait: float = 0.0
     window_pause: float = 60.0
@@ -297,11 +311,14 @@ class FakeLimiter:
     window_pauses: list[str] = field(default_factory=list)
     waits_asked: list[tuple[str, Hashable, bool]] = field(default_factory=list)
     grant: Grant = field(default_factory=lambda: Grant("ticket-1", 0.0))
+    refusals: list[Exception] = field(default_factory=list)
 
     @contextlib.asynccontextmanager
     async def admit(
         self, key: str, user: Hashable, *, expensive: bool, budget: float
     ) -> AsyncIterator[Grant]:
+        if self.refusals:
+            raise self.refusals.pop(0)
         self.admitted.append((key, user, expensive, budget))
         yield self.grant
 
@@ -320,11 +337,29 @@ class FakeLimiter:
         return self.wait
 
 
-def gate(
-    limiter: FakeLimiter, metrics: Metrics, skill: Skill = Skill.DOCUMENT_SEARCH, **kw: Any
-) -> LimiterGate:
+def admission(
+    limiter: FakeLimiter,
+    metrics: Metrics,
+    skill: Skill[Any, Any] = DOCUMENT_SEARCH,
+    **kw: Any,
+) -> LimiterAdmission:
     values: dict[str, Any] = {"user_id": 9, "token_key": "tok", "wait_budget": 30.0} | kw
-    return LimiterGate(limiter, metrics, skill=skill, **values)  # type: ignore[arg-type]
+    return LimiterAdmission(
+        limiter,  # type: ignore[arg-type]
+        metrics,
+        skill=skill.id,
+        expensive=skill.expensive,
+        **values,
+    )
+
+
+def call_policy(admits: LimiterAdmission, skill: Skill[Any, Any], **kw: Any) -> CallPolicy:
+    """A call's policy as the service makes it for ``skill``: its rate class's attempts."""
+    clock = FakeClock()
+    retry = replace(SERVICE_RETRY, max_attempts=skill.rate.attempts)
+    return CallPolicy(
+        "tok", clock.monotonic() + 60.0, retry=retry, admission=admits, clock=clock, **kw
+    )
 
 
 def retries(metrics: Metrics, skill: str, reason: str) -> float:
@@ -336,71 +371,98 @@ def retries(metrics: Metrics, skill: str, reason: str) -> float:
 
 async def test_each_attempt_waits_its_turn_within_the_smaller_budget() -> None:
     limiter, metrics = FakeLimiter(), Metrics()
-    qa = gate(limiter, metrics, Skill.CATHOLIC_QA, wait_budget=12.0)
+    qa = admission(limiter, metrics, CATHOLIC_QA, wait_budget=12.0)
     async with qa.admit(20.0):
         pass
     async with qa.admit(5.0):
         pass
     assert limiter.admitted == [("tok", 9, True, 12.0), ("tok", 9, True, 5.0)]
-    assert qa.sent == 2
     timed = metrics.registry.get_sample_value(
         "magisterium_bot_upstream_request_seconds_count", {"skill": "catholic_qa"}
     )
     assert timed == 2
 
 
+async def test_the_calls_policy_counts_every_admitted_send() -> None:
+    """What the gate's ``sent`` was: each attempt admitted is one send of the call."""
+    limiter, metrics = FakeLimiter(), Metrics()
+    qa = admission(limiter, metrics, CATHOLIC_QA, wait_budget=12.0)
+    upstream = ScriptedUpstream(errors.InternalError("boom"), "answer")
+    client = RecordingClient(upstream)
+    policy = call_policy(qa, CATHOLIC_QA)
+    message = Message.from_user([CATHOLIC_QA.part("q")], skill_id=CATHOLIC_QA.id)
+    assert (await client.send_message(message, policy)).id == "answer"
+    assert policy.sent == 2 == len(limiter.admitted) == len(upstream.calls)
+    assert [budget for *_, budget in limiter.admitted] == [12.0, 12.0]
+
+
 async def test_catholic_qa_may_be_sent_twice_and_basic_skills_three_times() -> None:
-    metrics = Metrics()
-    assert gate(FakeLimiter(), metrics, Skill.CATHOLIC_QA).max_attempts == 2
-    assert gate(FakeLimiter(), metrics, Skill.DOCUMENT_SEARCH).max_attempts == 3
+    assert (CATHOLIC_QA.rate.attempts, DOCUMENT_SEARCH.rate.attempts) == (2, 3)
+    # Through the service: the policy each call gets carries its skill's attempts.
+    s = service("answer", "results")
+    await s.service.call(ORIGIN, CATHOLIC_QA, "What is grace?")
+    await s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
+    assert [policy.retry.max_attempts for policy in s.client.policies] == [2, 3]
 
 
 async def test_a_retry_is_allowed_while_the_budget_lasts_and_counted() -> None:
     limiter, metrics = FakeLimiter(wait=10.0), Metrics()
-    search = gate(limiter, metrics, wait_budget=30.0)
+    search = admission(limiter, metrics, wait_budget=30.0)
     async with search.admit(30.0):
         pass
     error = errors.InternalError("boom")
-    assert await search.after_failure(error, 0, 20.0) == 20.0  # 10 + 20 is just within 30
+    # 10 + 20 is just within 30
+    assert await search.after_failure(error, 20.0, may_retry=True) == 20.0
     assert retries(metrics, "document_search", "-32603") == 1
     assert limiter.waits_asked == [("tok", 9, False)]
-    assert await search.after_failure(error, 0, 20.5) is None  # 30.5 is past it
+    assert await search.after_failure(error, 20.5, may_retry=True) is None  # 30.5 is past it
     assert retries(metrics, "document_search", "-32603") == 1
-    assert await search.after_failure(error, 0, None) is None  # the client's policy said no
+    # The backoff said no.
+    assert await search.after_failure(error, None, may_retry=True) is None
 
 
 async def test_no_retry_once_the_attempt_budget_is_spent() -> None:
     limiter, metrics = FakeLimiter(), Metrics()
-    qa = gate(limiter, metrics, Skill.CATHOLIC_QA)
+    qa = admission(limiter, metrics, CATHOLIC_QA)
+    # The admission never allows a retry the call's policy does not.
+    assert await qa.after_failure(errors.InternalError("boom"), 0.5, may_retry=False) is None
+    # The policy: two sends made, the second failed; no third, though the backoff had a pause.
+    policy = call_policy(qa, CATHOLIC_QA)
     for _ in range(2):
         async with qa.admit(30.0):
-            pass
-    assert await qa.after_failure(errors.InternalError("boom"), 1, 0.5) is None
+            policy.sent += 1
+    assert (
+        policy.retry.delay_before_retry(0, errors.InternalError("boom"), random.Random(1))
+        is not None
+    )
+    assert await policy.after_failure(errors.InternalError("boom")) is None
     assert retries(metrics, "catholic_qa", "-32603") == 0
+    assert limiter.waits_asked == []
 
 
 async def test_a_failure_before_any_admission_has_no_slot_to_give_back() -> None:
     limiter, metrics = FakeLimiter(), Metrics()
-    search = gate(limiter, metrics)
-    assert await search.after_failure(errors.UpstreamConnectError("refused"), 0, 0.5) == 0.5
+    search = admission(limiter, metrics)
+    refused = errors.UpstreamConnectError("refused")
+    assert await search.after_failure(refused, 0.5, may_retry=True) == 0.5
     assert limiter.refunds == []
 
 
 async def test_an_attempt_that_never_left_gives_its_slot_back_once() -> None:
     limiter, metrics = FakeLimiter(), Metrics()
-    search = gate(limiter, metrics)
+    search = admission(limiter, metrics)
     async with search.admit(30.0):
         pass
     refused = errors.UpstreamConnectError("refused")
-    assert await search.after_failure(refused, 0, 0.5) == 0.5
+    assert await search.after_failure(refused, 0.5, may_retry=True) == 0.5
     assert limiter.refunds == [("tok", limiter.grant)]
-    await search.after_failure(refused, 0, 0.5)  # that grant was given back already
+    await search.after_failure(refused, 0.5, may_retry=True)  # that grant was given back already
     assert len(limiter.refunds) == 1
     # A request that did reach Magisterium spent its slot there.
-    sent = gate(limiter, metrics)
+    sent = admission(limiter, metrics)
     async with sent.admit(30.0):
         pass
-    await sent.after_failure(errors.UpstreamReadTimeout("slow"), 0, 0.5)
+    await sent.after_failure(errors.UpstreamReadTimeout("slow"), 0.5, may_retry=True)
     assert len(limiter.refunds) == 1
 
 
@@ -408,26 +470,37 @@ async def test_a_rate_limit_pauses_the_token_for_everyone_then_retries_at_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     limiter, metrics = FakeLimiter(), Metrics()
-    search = gate(limiter, metrics)
+    search = admission(limiter, metrics)
     async with search.admit(30.0):
         pass
     with caplog.at_level(logging.INFO, logger="bot.services.admission"):
-        delay = await search.after_failure(errors.RateLimited("429", retry_after=7.0), 0, 7.2)
+        delay = await search.after_failure(
+            errors.RateLimited("429", retry_after=7.0), 7.2, may_retry=True
+        )
     assert delay == 0.0  # the retry's admission waits out the pause
     assert limiter.pauses == [("tok", 7.0)]
     assert "document_search: token rate-limited upstream; waiting 7s" in caplog.messages
     assert retries(metrics, "document_search", "-32003") == 1
 
 
+async def test_a_rate_limit_on_the_last_attempt_still_pauses_the_token() -> None:
+    limiter, metrics = FakeLimiter(), Metrics()
+    search = admission(limiter, metrics)
+    limited = errors.RateLimited("429", retry_after=7.0)
+    assert await search.after_failure(limited, None, may_retry=False) is None
+    assert limiter.pauses == [("tok", 7.0)]
+    assert retries(metrics, "document_search", "-32003") == 0
+
+
 async def test_a_rate_limit_without_a_wait_pauses_a_whole_window_and_gives_up(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     limiter, metrics = FakeLimiter(window_pause=61.0), Metrics()
-    search = gate(limiter, metrics)
+    search = admission(limiter, metrics)
     async with search.admit(30.0):
         pass
     with caplog.at_level(logging.INFO, logger="bot.services.admission"):
-        assert await search.after_failure(errors.RateLimited("429"), 0, None) is None
+        assert await search.after_failure(errors.RateLimited("429"), None, may_retry=True) is None
     assert limiter.window_pauses == ["tok"] and limiter.pauses == []
     assert (
         "document_search: rate-limited upstream with no wait given; token paused 61s"
@@ -436,63 +509,90 @@ async def test_a_rate_limit_without_a_wait_pauses_a_whole_window_and_gives_up(
 
 
 async def test_a_refreshed_token_continues_the_same_budget() -> None:
-    limiter, metrics = FakeLimiter(), Metrics()
-    qa = gate(limiter, metrics, Skill.CATHOLIC_QA, wait_budget=12.0)
-    async with qa.admit(30.0):
-        pass
-    fresh = qa.for_token("fresh")
-    assert (fresh.sent, fresh.max_attempts) == (1, 2)
-    async with fresh.admit(30.0):
-        pass
-    assert limiter.admitted[-1] == ("fresh", 9, True, 12.0)
-    assert await fresh.after_failure(errors.InternalError("boom"), 1, 0.5) is None  # 2 sent
+    signed_in = account(3, "mine", refresh_token=SecretStr("r"))
+    s = service(
+        errors.Unauthorized("401"),
+        errors.InternalError("boom"),
+        "never",
+        registry=FakeRegistry(signed_in),
+        refresher=FakeRefresher(due=False),
+        wait_budget=12.0,
+    )
+    with pytest.raises(errors.InternalError):
+        await s.service.call(ORIGIN, CATHOLIC_QA, "q")
+    (policy,) = s.client.policies
+    assert (policy.sent, policy.retry.max_attempts, policy.refreshed) == (2, 2, True)
+    assert isinstance(policy.admission, LimiterAdmission)
+    assert policy.admission.token_key == token_key(SecretStr("mine-new"))
+    assert s.limiter.admitted == [
+        (token_key(SecretStr("mine")), 3, True, 12.0),
+        (token_key(SecretStr("mine-new")), 3, True, 12.0),
+    ]
+    assert [call[1] for call in s.upstream.calls] == ["mine", "mine-new"]  # 2 sent: no third
+    assert retries(s.metrics, "catholic_qa", "-32603") == 0
 
 
 # --- a skill call through the service -------------------------------------------------------------
 
 
-class FakeSkills:
-    """Answers every skill with what ``answers`` says; records calls and the gate around them."""
+def _task(answer: str, request: dict[str, Any]) -> dict[str, Any]:
+    """A completed task whose id and text are ``answer``: every result parsed from it carries
+    ``answer`` as its ``task_id``."""
+    context = request["params"].get("message", {}).get("contextId") or f"ctx-{answer}"
+    return {
+        "id": answer,
+        "contextId": context,
+        "kind": "task",
+        "status": {"state": "completed"},
+        "artifacts": [{"artifactId": "a", "parts": [{"kind": "text", "text": answer}]}],
+    }
+
+
+class ScriptedUpstream:
+    """Magisterium behind ``httpx.MockTransport``, scripted: each request is answered with the
+    next of ``answers`` (a string: a completed task of that id; an exception: raised as the
+    client's reading of the reply would be). Records (skill, token, part, contextId) of each
+    request that reached it."""
 
     def __init__(self, *answers: object) -> None:
         self.answers = list(answers)
         self.calls: list[tuple[Any, ...]] = []
-        self.gates: list[Any] = []
 
-    async def _answer(self, *call: Any) -> Any:
-        self.calls.append(call)
-        self.gates.append(current_gate())
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        token = request.headers["Authorization"].removeprefix("Bearer ")
+        message = body["params"].get("message")
+        if message is not None:
+            skill = (message.get("metadata") or {}).get("skillId")
+            (part,) = message["parts"]
+            self.calls.append((skill, token, part, message.get("contextId")))
+        else:
+            self.calls.append((body["method"], token, body["params"], None))
         answer = self.answers.pop(0)
         if isinstance(answer, BaseException):
             raise answer
-        return answer
-
-    async def ask(self, token: SecretStr, question: str, *, context_id: str | None) -> Any:
-        return await self._answer("ask", token.get_secret_value(), question, context_id)
-
-    async def search(self, token: SecretStr, query: str) -> Any:
-        return await self._answer("search", token.get_secret_value(), query)
-
-    async def fetch_document(self, token: SecretStr, doc_id: str) -> Any:
-        return await self._answer("fetch_document", token.get_secret_value(), doc_id)
-
-    async def readings(self, token: SecretStr, day: str) -> Any:
-        return await self._answer("readings", token.get_secret_value(), day)
-
-    async def saints(self, token: SecretStr, day: dt.date) -> Any:
-        return await self._answer("saints", token.get_secret_value(), day)
-
-    async def lookup(
-        self, token: SecretStr, kind: LookupKind, *, name: str | None, canonical_id: str | None
-    ) -> Any:
-        return await self._answer("lookup", token.get_secret_value(), kind, name, canonical_id)
-
-    async def diocese_statistics(
-        self, token: SecretStr, *, name: str | None, canonical_id: str | None
-    ) -> Any:
-        return await self._answer(
-            "diocese_statistics", token.get_secret_value(), name, canonical_id
+        assert isinstance(answer, str)
+        return httpx.Response(
+            200, json={"jsonrpc": "2.0", "id": body["id"], "result": _task(answer, body)}
         )
+
+
+class RecordingClient(A2AClient):
+    """The real client over a :class:`ScriptedUpstream`, on a fake clock; records the policy
+    of every call it is given."""
+
+    def __init__(self, upstream: Callable[[httpx.Request], httpx.Response]) -> None:
+        http = httpx.AsyncClient(transport=httpx.MockTransport(upstream))
+        super().__init__(http, URL, clock=FakeClock(), rng=random.Random(5))
+        self.policies: list[CallPolicy] = []
+
+    async def send_message(self, message: Message, policy: CallPolicy) -> Task:
+        self.policies.append(policy)
+        return await super().send_message(message, policy)
+
+    async def get_task(self, task_id: str, policy: CallPolicy) -> Task:
+        self.policies.append(policy)
+        return await super().get_task(task_id, policy)
 
 
 class PassThroughCache:
@@ -511,7 +611,8 @@ class PassThroughCache:
 @dataclass
 class Service:
     service: MagisteriumService
-    skills: FakeSkills
+    upstream: ScriptedUpstream
+    client: RecordingClient
     cache: PassThroughCache
     registry: FakeRegistry
     metrics: Metrics
@@ -524,17 +625,15 @@ def service(
     refresher: FakeRefresher | None = None,
     quota: FakeQuota | None = None,
     wait_budget: float = 25.0,
+    client: A2AClient | None = None,
 ) -> Service:
-    skills, cache, metrics, limiter = (
-        FakeSkills(*answers),
-        PassThroughCache(),
-        Metrics(),
-        FakeLimiter(),
-    )
+    upstream = ScriptedUpstream(*answers)
+    recording = RecordingClient(upstream)
+    cache, metrics, limiter = PassThroughCache(), Metrics(), FakeLimiter()
     registry = registry if registry is not None else FakeRegistry()
     tokens = chooser(registry, refresher=refresher, quota=quota)
     built = MagisteriumService(
-        skills,  # type: ignore[arg-type]
+        client or recording,
         tokens,
         limiter,  # type: ignore[arg-type]
         registry,  # type: ignore[arg-type]
@@ -542,7 +641,7 @@ def service(
         cache=cache,  # type: ignore[arg-type]
         metrics=metrics,
     )
-    return Service(built, skills, cache, registry, metrics, limiter)
+    return Service(built, upstream, recording, cache, registry, metrics, limiter)
 
 
 def failures(metrics: Metrics, skill: str, code: str) -> float:
@@ -552,101 +651,109 @@ def failures(metrics: Metrics, skill: str, code: str) -> float:
     return value or 0.0
 
 
+def text(value: str) -> dict[str, Any]:
+    return {"kind": "text", "text": value}
+
+
+def data(**values: Any) -> dict[str, Any]:
+    return {"kind": "data", "data": values}
+
+
 async def test_every_attempt_of_a_call_is_gated_by_the_persons_limiter_turn() -> None:
     quota = FakeQuota()
     s = service("answer", "results", quota=quota, wait_budget=25.0)
-    assert await s.service.ask(3, "What is grace?", context_id="c-1") == "answer"
+    answer = await s.service.call(ORIGIN, CATHOLIC_QA, "What is grace?", context_id="c-1")
+    assert answer.task_id == "answer"
     assert quota.consumed == [(3, True)]  # catholic_qa takes from the expensive pool too
-    assert s.skills.calls == [("ask", "operator-token", "What is grace?", "c-1")]
-    (used,) = s.skills.gates
-    assert isinstance(used, LimiterGate) and used.max_attempts == 2
-    async with used.admit(60.0):
-        pass
+    assert s.upstream.calls == [("catholic_qa", "operator-token", text("What is grace?"), "c-1")]
+    (used,) = s.client.policies
+    assert isinstance(used.admission, LimiterAdmission) and used.retry.max_attempts == 2
+    assert used.sent == 1
     assert s.limiter.admitted == [(token_key(OPERATOR), 3, True, 25.0)]
-    assert current_gate() is not used  # only around the call
-    assert await s.service.search(3, "grace") == "results"
+    results = await s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
+    assert results.task_id == "results"
     assert quota.consumed == [(3, True), (3, False)]
+    # Each call has an admission of its own: the first one's admitted nothing more.
+    first, second = s.client.policies
+    assert second.admission is not first.admission and first.sent == 1
+    assert s.limiter.admitted[-1] == (token_key(OPERATOR), 3, False, 25.0)
 
 
 @pytest.mark.parametrize(
-    ("call", "skill", "key", "sent"),
+    ("skill", "query", "key", "sent"),
     [
+        (DOCUMENT_SEARCH, "grace", "grace", ("document_search", "operator-token", text("grace"))),
         (
-            lambda s: s.search(3, "grace"),
-            "document_search",
-            "grace",
-            ("search", "operator-token", "grace"),
-        ),
-        (
-            lambda s: s.fetch_document(3, "lumen-gentium"),
-            "document_fetch",
+            DOCUMENT_FETCH,
             "lumen-gentium",
-            ("fetch_document", "operator-token", "lumen-gentium"),
+            "lumen-gentium",
+            ("document_fetch", "operator-token", data(id="lumen-gentium")),
         ),
         (
-            lambda s: s.readings(3, dt.date(2025, 3, 1)),
-            "liturgical_readings",
+            LITURGICAL_READINGS,
+            dt.date(2025, 3, 1),
             "2025-03-01",
-            ("readings", "operator-token", "2025-03-01"),
+            ("liturgical_readings", "operator-token", text("2025-03-01")),
         ),
         (
-            lambda s: s.saints(3, dt.date(2025, 3, 1)),
-            "saints_of_the_day",
+            SAINTS_OF_THE_DAY,
+            dt.date(2025, 3, 1),
             "2025-03-01",
-            ("saints", "operator-token", dt.date(2025, 3, 1)),
+            ("saints_of_the_day", "operator-token", data(date="2025-03-01")),
         ),
         (
-            lambda s: s.lookup(3, LookupKind.POPE, name="Pius"),
-            "pope_lookup",
+            lookup_skill(LookupKind.POPE),
+            ByNameOrId(name="Pius"),
             "name:Pius",
-            ("lookup", "operator-token", LookupKind.POPE, "Pius", None),
+            ("pope_lookup", "operator-token", text("Pius")),
         ),
         (
-            lambda s: s.lookup(3, LookupKind.SAINT, canonical_id="Pius"),
-            "saint_lookup",
+            lookup_skill(LookupKind.SAINT),
+            ByNameOrId(canonical_id="Pius"),
             "id:Pius",
-            ("lookup", "operator-token", LookupKind.SAINT, None, "Pius"),
+            ("saint_lookup", "operator-token", data(id="Pius")),
         ),
         (
-            lambda s: s.diocese_statistics(3, name="Rome"),
-            "diocese_statistics_lookup",
+            DIOCESE_STATISTICS_LOOKUP,
+            ByNameOrId(name="Rome"),
             "name:Rome",
-            ("diocese_statistics", "operator-token", "Rome", None),
+            ("diocese_statistics_lookup", "operator-token", text("Rome")),
         ),
         (
-            lambda s: s.diocese_statistics(3, canonical_id="rome"),
-            "diocese_statistics_lookup",
+            DIOCESE_STATISTICS_LOOKUP,
+            ByNameOrId(canonical_id="rome"),
             "id:rome",
-            ("diocese_statistics", "operator-token", None, "rome"),
+            ("diocese_statistics_lookup", "operator-token", data(id="rome")),
         ),
     ],
+    ids=str,
 )
 async def test_public_content_is_looked_up_in_the_cache_under_its_own_key(
-    call: Callable[[MagisteriumService], Awaitable[Any]],
-    skill: str,
+    skill: Skill[Any, Any],
+    query: Any,
     key: str,
     sent: tuple[Any, ...],
 ) -> None:
     s = service("result")
-    assert await call(s.service) == "result"
+    assert (await s.service.call(ORIGIN, skill, query)).task_id == "result"
     ((cached_skill, cached_key, adapter),) = s.cache.lookups
-    assert (cached_skill, cached_key) == (skill, key)
+    assert (cached_skill, cached_key) == (skill.id, key)
     assert isinstance(adapter, TypeAdapter)
-    assert s.skills.calls == [sent]
-    (used,) = s.skills.gates
-    async with used.admit(60.0):
-        pass
+    assert s.upstream.calls == [(*sent, None)]
+    (used,) = s.client.policies
+    assert isinstance(used.admission, LimiterAdmission)
     assert s.limiter.admitted[0][:3] == (token_key(OPERATOR), 3, False)
 
 
 async def test_each_public_skill_reads_its_own_result_type() -> None:
     s = service(*["x"] * 6)
-    await s.service.search(3, "q")
-    await s.service.fetch_document(3, "d")
-    await s.service.readings(3, dt.date(2025, 3, 1))
-    await s.service.saints(3, dt.date(2025, 3, 1))
-    await s.service.lookup(3, LookupKind.POPE, name="Pius")
-    await s.service.diocese_statistics(3, name="Rome")
+    day = dt.date(2025, 3, 1)
+    await s.service.call(ORIGIN, DOCUMENT_SEARCH, "q")
+    await s.service.call(ORIGIN, DOCUMENT_FETCH, "d")
+    await s.service.call(ORIGIN, LITURGICAL_READINGS, day)
+    await s.service.call(ORIGIN, SAINTS_OF_THE_DAY, day)
+    await s.service.call(ORIGIN, lookup_skill(LookupKind.POPE), ByNameOrId(name="Pius"))
+    await s.service.call(ORIGIN, DIOCESE_STATISTICS_LOOKUP, ByNameOrId(name="Rome"))
     adapters = [adapter for _, _, adapter in s.cache.lookups]
     assert len({id(adapter) for adapter in adapters}) == 6
 
@@ -654,25 +761,29 @@ async def test_each_public_skill_reads_its_own_result_type() -> None:
 async def test_a_daily_post_calls_with_the_schedules_token() -> None:
     chosen = ChosenToken(SecretStr("admin"), token_key(SecretStr("admin")), "own")
     s = service("readings", "saints")
-    await s.service.readings(0, dt.date(2025, 3, 1), token=chosen)
-    await s.service.saints(0, dt.date(2025, 3, 1), token=chosen)
-    assert [call[1] for call in s.skills.calls] == ["admin", "admin"]
+    day = dt.date(2025, 3, 1)
+    await s.service.call(Origin.schedule(0), LITURGICAL_READINGS, day, token=chosen)
+    await s.service.call(Origin.schedule(0), SAINTS_OF_THE_DAY, day, token=chosen)
+    assert [call[1] for call in s.upstream.calls] == ["admin", "admin"]
 
 
 async def test_a_failed_call_is_counted_once_for_its_skill_and_code() -> None:
-    s = service(errors.InternalError("boom"))
+    s = service(*[errors.InternalError("boom") for _ in range(3)])
     with pytest.raises(errors.InternalError):
-        await s.service.search(3, "grace")
+        await s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
     assert failures(s.metrics, "document_search", "-32603") == 1
+    assert retries(s.metrics, "document_search", "-32603") == 2  # its three attempts
 
 
 async def test_a_limiter_refusal_is_not_counted_as_an_upstream_failure() -> None:
-    s = service(LimiterBusy(5.0), LimiterClosed())
+    s = service()
+    s.limiter.refusals = [LimiterBusy(5.0), LimiterClosed()]
     for _ in range(2):
         with pytest.raises((LimiterBusy, LimiterClosed)):
-            await s.service.search(3, "grace")
+            await s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
     assert failures(s.metrics, "document_search", "LimiterBusy") == 0
     assert failures(s.metrics, "document_search", "LimiterClosed") == 0
+    assert s.upstream.calls == []  # never reached Magisterium
 
 
 async def test_a_refused_signed_in_token_is_refreshed_once_and_the_call_retried() -> None:
@@ -683,12 +794,11 @@ async def test_a_refused_signed_in_token_is_refreshed_once_and_the_call_retried(
         registry=FakeRegistry(signed_in),
         refresher=FakeRefresher(due=False),
     )
-    assert await s.service.ask(3, "q") == "answer"
-    assert [call[1] for call in s.skills.calls] == ["mine", "mine-new"]
-    first, second = s.skills.gates
-    assert second.sent == first.sent  # the same call's budget, continued with the new token
-    async with second.admit(60.0):
-        pass
+    assert (await s.service.call(ORIGIN, CATHOLIC_QA, "q")).task_id == "answer"
+    assert [call[1] for call in s.upstream.calls] == ["mine", "mine-new"]
+    # One call, one policy: its sends so far count against the same budget with the new token.
+    (policy,) = s.client.policies
+    assert (policy.sent, policy.refreshed) == (2, True)
     assert s.limiter.admitted[-1][0] == token_key(SecretStr("mine-new"))
     assert s.registry.invalid == []
 
@@ -705,8 +815,8 @@ async def test_a_token_refused_again_after_its_refresh_is_marked_invalid() -> No
         refresher=refresher,
     )
     with pytest.raises(LinkedTokenInvalid):
-        await s.service.ask(3, "q")
-    assert [call[1] for call in s.skills.calls] == ["mine", "mine-new1"]
+        await s.service.call(ORIGIN, CATHOLIC_QA, "q")
+    assert [call[1] for call in s.upstream.calls] == ["mine", "mine-new1"]
     assert refresher.refreshed == [3]
     assert s.registry.invalid == [3]
 
@@ -714,8 +824,8 @@ async def test_a_token_refused_again_after_its_refresh_is_marked_invalid() -> No
 async def test_a_refused_pasted_token_is_marked_invalid_at_once() -> None:
     s = service(errors.Unauthorized("401"), "never", registry=FakeRegistry(account(3, "mine")))
     with pytest.raises(LinkedTokenInvalid):
-        await s.service.search(3, "q")
-    assert s.registry.invalid == [3] and len(s.skills.calls) == 1
+        await s.service.call(ORIGIN, DOCUMENT_SEARCH, "q")
+    assert s.registry.invalid == [3] and len(s.upstream.calls) == 1
 
 
 async def test_a_refused_own_token_is_dropped_from_memory_and_its_refresh_read_fresh() -> None:
@@ -726,7 +836,7 @@ async def test_a_refused_own_token_is_dropped_from_memory_and_its_refresh_read_f
         registry=FakeRegistry(signed_in),
         refresher=FakeRefresher(due=False),
     )
-    assert await s.service.ask(3, "q") == "answer"
+    assert (await s.service.call(ORIGIN, CATHOLIC_QA, "q")).task_id == "answer"
     assert s.registry.forgotten == [3]  # before the refresh: never served from memory again
     assert s.registry.fresh_reads == [3]  # the refresh token read from the database
 
@@ -734,7 +844,7 @@ async def test_a_refused_own_token_is_dropped_from_memory_and_its_refresh_read_f
 async def test_a_refused_shared_token_drops_no_ones_entry() -> None:
     s = service(errors.Unauthorized("401"))
     with pytest.raises(errors.Unauthorized):
-        await s.service.search(3, "q")
+        await s.service.call(ORIGIN, DOCUMENT_SEARCH, "q")
     assert s.registry.forgotten == []
 
 
@@ -746,7 +856,7 @@ async def test_a_refused_shared_token_is_the_operators_problem(
         caplog.at_level(logging.ERROR, logger="bot.services.magisterium"),
         pytest.raises(errors.Unauthorized),
     ):
-        await s.service.search(3, "q")
+        await s.service.call(ORIGIN, DOCUMENT_SEARCH, "q")
     assert s.registry.invalid == []
     assert caplog.messages == ["the operator's MAGISTERIUM_TOKEN was refused (401); check it"]
 
@@ -754,7 +864,7 @@ async def test_a_refused_shared_token_is_the_operators_problem(
 # --- what each upstream fault leaves the token in ---------------------------------------------
 
 # The fault matrix's token column, without Discord: the fake's own replies behind
-# httpx.MockTransport, read by the real client, through the service and its limiter gate.
+# httpx.MockTransport, read by the real client, through the service and its limiter admission.
 PAUSED, WINDOW, INVALID, UNTOUCHED = "paused", "paused for a window", "marked invalid", "untouched"
 
 
@@ -832,10 +942,13 @@ async def test_each_fault_leaves_the_token_paused_marked_or_untouched(
     client = A2AClient(
         httpx.AsyncClient(transport=transport), URL, clock=FakeClock(), rng=random.Random(5)
     )
-    s = service(registry=FakeRegistry(account(3, TOKEN)))
+    s = service(registry=FakeRegistry(account(3, TOKEN)), client=client)
     s.limiter.wait = wait
-    s.service._skills = MagisteriumSkills(client)
-    call = s.service.ask(3, "What is grace?") if ask else s.service.search(3, "grace")
+    call = (
+        s.service.call(ORIGIN, CATHOLIC_QA, "What is grace?")
+        if ask
+        else s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
+    )
     if outcome is None:
         await call
     else:
@@ -854,10 +967,9 @@ async def test_a_refused_connection_gives_every_slot_back() -> None:
     client = A2AClient(
         httpx.AsyncClient(transport=transport), URL, clock=FakeClock(), rng=random.Random(5)
     )
-    s = service(registry=FakeRegistry(account(3, TOKEN)))
-    s.service._skills = MagisteriumSkills(client)
+    s = service(registry=FakeRegistry(account(3, TOKEN)), client=client)
     with pytest.raises(errors.UpstreamConnectError):
-        await s.service.search(3, "grace")
+        await s.service.call(ORIGIN, DOCUMENT_SEARCH, "grace")
     assert len(s.limiter.admitted) == 3 and len(s.limiter.refunds) == 3
     assert token_state(s) == UNTOUCHED and transport.sends() == []
 

@@ -17,9 +17,11 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import SecretStr
 
+from bot.a2a.skills import DOCUMENT_SEARCH
 from bot.app.respond import defer
 from bot.render.views import BaseModal, BaseView, ReportedDynamicItem
-from bot.services.origin import request_guild
+from bot.services.origin import Origin
+from bot.services.tokens import ChosenToken
 from devtools.discord import Harness, HarnessUser
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium
@@ -40,10 +42,12 @@ from tests.support.fakes import FakeWallClock
 OWN_TOKEN = "pro-own-token"
 
 
-async def _search(interaction: discord.Interaction[Any]) -> None:
-    """One upstream search as the person, with a query of its own (results are cached)."""
+async def _search(interaction: discord.Interaction[Any], origin: Origin | None = None) -> None:
+    """One upstream search as the person, with a query of its own (results are cached), made
+    where the interaction was (or from ``origin``, made earlier)."""
     query = f"Dei Verbum {interaction.id}"
-    await interaction.client.services.magisterium.search(interaction.user.id, query)
+    origin = origin or Origin.of(interaction)
+    await interaction.client.services.magisterium.call(origin, DOCUMENT_SEARCH, query)
 
 
 class ProbeButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"probe:dynamic"):
@@ -117,13 +121,13 @@ class ProbeEntries(commands.Cog):
     @app_commands.command(name="probe-wait", description="Search after a pause")
     async def wait(self, interaction: discord.Interaction[Any]) -> None:
         await defer(interaction, ephemeral=True)
-        before, hold = request_guild(), self.hold
+        origin, hold = Origin.of(interaction), self.hold  # made as the request enters
         self.hold = None
         if hold is not None:
             self.entered.set()
             await hold.wait()  # another interaction runs meanwhile
-        self.seen.append((before, request_guild()))
-        await _search(interaction)
+        self.seen.append((origin.guild_id, Origin.of(interaction).guild_id))
+        await _search(interaction, origin)  # the origin made before the pause
         await interaction.followup.send("searched", ephemeral=True)
 
 
@@ -202,6 +206,9 @@ async def test_a_plain_dm_and_a_daily_post_never_use_the_servers_account(
     assert exchange.replies, "the DM was answered"
     assert upstream_tokens(fake, "catholic_qa") == [OPERATOR_TOKEN]
 
+    daily = harness.bot.get_cog("DailyCog")
+    assert daily is not None
+    daily.now = FakeWallClock(NOW)  # type: ignore[attr-defined]  # set before the tick below
     await harness.slash(
         "daily set",
         member_permissions=ADMIN,
@@ -210,8 +217,6 @@ async def test_a_plain_dm_and_a_daily_post_never_use_the_servers_account(
         time="07:00",
         timezone="UTC",
     )
-    daily = harness.bot.get_cog("DailyCog")
-    assert daily is not None
     report = await daily.tick(dt.datetime(2026, 12, 2, 7, 0, tzinfo=dt.UTC))  # type: ignore[attr-defined]
     assert report.posted == 1
     assert upstream_tokens(fake, "saints_of_the_day") == [OPERATOR_TOKEN]
@@ -347,8 +352,21 @@ async def test_components_and_modals_carry_the_server_they_were_used_in(
 
 
 async def test_the_origin_stays_with_its_own_interaction(
-    harness: Harness, entries: ProbeEntries, fake: FakeMagisterium, server: None
+    harness: Harness,
+    entries: ProbeEntries,
+    fake: FakeMagisterium,
+    server: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    chooser = services_of(harness).chooser
+    asked: list[Origin] = []
+    choose = chooser.choose
+
+    async def recording(origin: Origin, *, expensive: bool) -> ChosenToken:
+        asked.append(origin)
+        return await choose(origin, expensive=expensive)
+
+    monkeypatch.setattr(chooser, "choose", recording)
     member = harness.user()
     entries.hold = hold = asyncio.Event()
     in_server = asyncio.create_task(harness.slash("probe-wait", user=member))
@@ -360,4 +378,8 @@ async def test_the_origin_stays_with_its_own_interaction(
 
     assert entries.seen == [(None, None), (harness.guild.id, harness.guild.id)]
     assert upstream_tokens(fake) == [OPERATOR_TOKEN, SERVER_TOKEN]
-    assert request_guild() is None  # nothing leaked into the test's own context
+    # Each call's token was chosen for the origin passed with it, and for nothing else.
+    assert [(o.user_id, o.guild_id) for o in asked] == [
+        (member.id, None),
+        (member.id, harness.guild.id),
+    ]

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.a2a import A2AClient, MagisteriumSkills, errors
+from bot.a2a import A2AClient, errors
 from bot.accounts.errors import MissingEncryptionKey, QuotaExceeded, TokenDecryptionError
 from bot.i18n import using_locale
 from bot.limits import LimiterBusy, LimiterClosed
@@ -33,6 +33,7 @@ from bot.storage import StorageUnavailable
 from devtools.fake_magisterium import Fault
 from tests.support.fake_transport import TOKEN, URL, FakeTransport
 from tests.support.fakes import FakeClock
+from tests.support.skill_calls import SkillCalls
 
 # --- what a person is told ---------------------------------------------------------------------
 
@@ -463,7 +464,7 @@ async def test_each_fault_of_the_fake_is_told_in_its_words(
     http = httpx.AsyncClient(transport=transport)
     client = A2AClient(http, URL, clock=FakeClock(), rng=random.Random(3))
     with pytest.raises(errors.A2AError) as caught:
-        await MagisteriumSkills(client).search(TOKEN, "grace")
+        await SkillCalls(client).search(TOKEN, "grace")
     shown = message_for(caught.value)
     assert shown is not None, caught.value
     assert shown.title == title

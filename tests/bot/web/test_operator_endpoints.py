@@ -147,7 +147,7 @@ async def test_an_unexpected_failure_counts_as_error(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(harness.bot.services.magisterium, "search", broken)
+    monkeypatch.setattr(harness.bot.services.magisterium, "call", broken)
     result = await harness.slash("search", query=SEARCH)
     assert_shown("error id ", result.embeds, "footer")
     samples = await scrape(client, harness.bot)
@@ -160,7 +160,7 @@ async def test_daily_posts_are_counted_sent_and_failed(
     client: aiohttp.ClientSession,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(harness.bot.services.a2a, "_retry", RetryPolicy(max_attempts=1))
+    monkeypatch.setattr(harness.bot.services.magisterium, "retry", RetryPolicy(max_attempts=1))
     await set_daily(harness)
     tick = daily_cog(harness).tick
     fake.faults.add(Fault.HTML_502, times=1, skill=SAINTS)

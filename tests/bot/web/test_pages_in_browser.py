@@ -36,7 +36,6 @@ from tests.support.browser import (
 pytestmark = pytest.mark.slow
 
 
-
 @pytest.fixture(scope="module")
 def site_url() -> Iterator[str]:
     with serving(site_app()) as url:

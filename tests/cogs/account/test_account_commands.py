@@ -11,7 +11,9 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.a2a.skills import DOCUMENT_SEARCH
 from bot.app.respond import defer
+from bot.services.origin import Origin
 from cogs.account.views import TOKEN_FIELD_ID
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
@@ -33,7 +35,9 @@ class SearchProbe(commands.Cog):
         user_id = interaction.user.id
         # A query of its own per person: search results are cached for everyone.
         query = f"Lumen Gentium {user_id}"
-        results = await self.bot.services.magisterium.search(user_id, query)
+        results = await self.bot.services.magisterium.call(
+            Origin.of(interaction), DOCUMENT_SEARCH, query
+        )
         await interaction.followup.send(f"{len(results.hits)} results", ephemeral=True)
 
 

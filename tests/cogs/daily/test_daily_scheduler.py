@@ -28,10 +28,12 @@ from discord.ext.test import backend, callbacks
 from pydantic import SecretStr
 
 from bot.a2a.retry import RetryPolicy
+from bot.a2a.skills import SAINTS_OF_THE_DAY
 from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
 from bot.daily.planner import SchedulerConfig
 from bot.i18n import using_locale
+from bot.services.origin import Origin
 from bot.services.tokens import OWNER_REFUSED
 from bot.settings import Settings
 from bot.storage import Database
@@ -653,7 +655,7 @@ async def test_sends_start_at_this_processes_share_of_the_bot_wide_pace(
 def no_client_retries(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """One attempt per upstream call (the A2A client's own retries sleep on the real clock):
     each tick meets exactly one injected fault."""
-    monkeypatch.setattr(harness.bot.services.a2a, "_retry", RetryPolicy(max_attempts=1))
+    monkeypatch.setattr(harness.bot.services.magisterium, "retry", RetryPolicy(max_attempts=1))
 
 
 @pytest.mark.parametrize("fault", [Fault.INTERNAL_ERROR, Fault.HTTP_500])
@@ -910,7 +912,7 @@ async def test_a_stale_claim_whose_post_did_go_out_is_recorded_not_sent_again(
     cog = daily_cog(harness)
     schedule = await schedule_of(harness)
     assert await store_of(harness).claim(schedule, DAY, claimant="dead", now=SLOT, lease=MINUTE)
-    content = await harness.bot.services.magisterium.saints(0, DAY)
+    content = await harness.bot.services.magisterium.call(Origin(0), SAINTS_OF_THE_DAY, DAY)
     post = daily_module(harness, "post").build_post(Feed.SAINTS, DAY, content, role=None)
     sent_by_the_dead = await harness.channel.send(embeds=post.embeds)
 
@@ -978,7 +980,7 @@ async def test_an_english_post_is_as_it_always_was(harness: Harness, fake: FakeM
     await set_daily(harness)
     assert (await daily_cog(harness).tick(SLOT)).posted == 1
     (posted,) = harness.messages_in(harness.channel)
-    content = await harness.bot.services.magisterium.saints(0, DAY)
+    content = await harness.bot.services.magisterium.call(Origin(0), SAINTS_OF_THE_DAY, DAY)
     expected = daily_module(harness, "post").build_post(Feed.SAINTS, DAY, content, role=None)
     assert not posted.content and expected.content is None
     for want, got in zip(expected.embeds, posted.embeds, strict=True):

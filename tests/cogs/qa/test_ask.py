@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from cogs.qa.followups import EXPIRED_TEXT, NEW_CONVERSATION_ID, QUESTION_FIELD_
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import assert_not_shown, assert_shown, shown
 from tests.support.fakes import FakeThreads, refuse_thread
 
@@ -105,7 +105,8 @@ async def test_related_click_reuses_the_first_answers_context_id(
 ) -> None:
     first = await harness.slash("ask", question=QUESTION)
     task_id = related_ids(first)[0].split(":")[3]
-    task = await harness.bot.services.a2a.get_task(SecretStr(OPERATOR_TOKEN), task_id)
+    a2a = harness.bot.services.a2a
+    task = await a2a.get_task(task_id, a2a.policy(SecretStr(OPERATOR_TOKEN)))
     assert task.context_id
     clicker = harness.user(name="clicker")
     await harness.bot.services.registry.link(clicker.id, SecretStr("pro-clicker"))
@@ -161,9 +162,8 @@ async def test_click_after_restart_by_the_asker_finds_the_question_upstream(
 ) -> None:
     first = await harness.slash("ask", question=QUESTION)
     rel = related_ids(first)[0]
-    # As after a restart: nothing in memory. Each bot imports the cog afresh (unloading drops
-    # its modules), so reach the memory of the modules this bot loaded.
-    importlib.import_module("cogs.qa.answers").RELATED.clear()
+    # As after a restart: the QA cog remembers nothing.
+    recent_answers_of(harness.bot).clear()
     message = harness.existing_message(
         embeds=first.message.embeds,  # type: ignore[union-attr]
         components=[

@@ -3,7 +3,6 @@ shows privately, the document paged when Magisterium can fetch it, and the compo
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import discord
@@ -13,6 +12,7 @@ from bot.a2a.results import Answer, Citation
 from bot.render.discord_limits import ACTION_ROWS, SELECT_OPTIONS, check_view
 from bot.render.passages import source_options
 from cogs.qa.followups import answer_view
+from cogs.qa.memory import RecentAnswers
 from cogs.qa.sources import EXPIRED_TEXT, NOT_FETCHABLE
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.wire import walk_components
@@ -21,6 +21,7 @@ from devtools.fake_magisterium.answers import HUGE_CITATIONS
 from devtools.fake_magisterium.answers_data import GENERIC
 from devtools.fake_magisterium.corpus import DOCUMENTS
 from devtools.fake_magisterium.hostile import PINGS
+from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import assert_shown, shown
 from tests.support.many_questions import fake, harness_overrides
 
@@ -105,7 +106,8 @@ def test_thirty_documents_and_fifteen_related_questions_keep_within_discords_lim
         task_id="t" * 40,
         context_id="c" * 40,
     )
-    view = answer_view(answer, question=QUESTION, author_id=1, shareable=True)
+    recent = RecentAnswers.sized(answers=1, shares=1)
+    view = answer_view(answer, question=QUESTION, author_id=1, recent=recent, shareable=True)
     assert check_view(view) == []
     rows = view.to_components()
     assert len(rows) == ACTION_ROWS
@@ -220,7 +222,7 @@ async def test_menu_of_a_shared_answer_works_for_its_readers(harness: Harness) -
 
 async def _after_restart(harness: Harness, answer: InteractionResult) -> Any:
     assert answer.message is not None
-    importlib.import_module("cogs.qa.sources").CITED.clear()
+    recent_answers_of(harness.bot).citations.clear()  # as after a restart
     return harness.existing_message(
         embeds=answer.message.embeds, components=[{"type": 1, "components": [menu(answer)]}]
     )

@@ -3,7 +3,6 @@ offered, what it posts, and every way a press is refused."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import discord
@@ -21,6 +20,7 @@ from cogs.qa.share import (
 from devtools.discord import Harness, InteractionResult, SentMessage
 from devtools.discord.wire import BOT_PERMISSIONS, MEMBER_PERMISSIONS, snowflake, walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
+from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import shown
 from tests.support.many_questions import fake, harness_overrides
 
@@ -297,8 +297,8 @@ async def test_press_after_a_restart_says_ask_again(harness: Harness) -> None:
     answer = await private_answer(harness)
     custom_id = share_id(answer.message)
     assert custom_id is not None
-    # As after a restart: the memory of the modules this bot loaded is empty.
-    importlib.import_module("cogs.qa.share").SHARES.clear()
+    # As after a restart: the QA cog remembers no answer to share.
+    recent_answers_of(harness.bot).shares.clear()
     before = len(harness.channel_messages)
     pressed = await harness.click(answer, custom_id)
     assert pressed.callback_type == 4 and pressed.ephemeral

@@ -13,10 +13,12 @@ from discord.ext import commands
 from pydantic import SecretStr
 from sqlalchemy import func, select, update
 
+from bot.a2a.skills import CATHOLIC_QA, DOCUMENT_SEARCH
 from bot.accounts import ServerRegistry, TokenBindingError, TokenCipher, TokenRegistry
 from bot.app import MagisteriumBot
 from bot.app.composition import Services
 from bot.app.respond import defer
+from bot.services.origin import Origin
 from bot.storage import Database, LinkedAccountRow, ServerAccountRow, ServerTokenUsageRow
 from cogs.server.views import SERVER_TOKEN_FIELD_ID
 from devtools.discord import CommandUnavailable, Harness, HarnessUser, InteractionResult
@@ -45,13 +47,17 @@ class ProbeCommands(commands.Cog):
         await defer(interaction, ephemeral=True)
         self.calls += 1
         query = f"Lumen Gentium {interaction.id}"
-        results = await self.bot.services.magisterium.search(interaction.user.id, query)
+        results = await self.bot.services.magisterium.call(
+            Origin.of(interaction), DOCUMENT_SEARCH, query
+        )
         await interaction.followup.send(f"{len(results.hits)} results", ephemeral=True)
 
     @app_commands.command(name="probe-ask", description="Ask as the invoking user")
     async def probe_ask(self, interaction: discord.Interaction[Any]) -> None:
         await defer(interaction, ephemeral=True)
-        answer = await self.bot.services.magisterium.ask(interaction.user.id, "What is grace?")
+        answer = await self.bot.services.magisterium.call(
+            Origin.of(interaction), CATHOLIC_QA, "What is grace?"
+        )
         await interaction.followup.send(answer.text[:100] or "answered", ephemeral=True)
 
 

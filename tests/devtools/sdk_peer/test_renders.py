@@ -11,7 +11,6 @@ files) must be identical, the ids the two servers mint aside.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from devtools.fake_magisterium.lookup_dioceses import DIOCESES
 from devtools.fake_magisterium.lookup_popes import POPES
 from devtools.fake_magisterium.lookup_saints import SAINTS
 from devtools.sdk_peer import running_sdk_server
+from tests.cogs.qa.recent import recent_answers_of
 from tests.support.fakes import refuse_thread
 from tests.support.sdk_skills import MagisteriumExecutor
 from tests.support.skill_inputs import (
@@ -152,7 +152,7 @@ async def _related_question_after_a_restart(harness: Harness) -> InteractionResu
     first = await harness.slash("ask", question="What about baptism?")
     assert first.message is not None
     [related, *_] = [c for c in first.message.custom_ids if c.startswith("qa:rel:")]
-    importlib.import_module("cogs.qa.answers").RELATED.clear()
+    recent_answers_of(harness.bot).related.clear()
     button = {"type": 2, "style": 1, "label": "z" * 79 + "…", "custom_id": related}
     message = harness.existing_message(
         embeds=first.message.embeds, components=[{"type": 1, "components": [button]}]

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.a2a import MagisteriumSkills, errors
+from bot.a2a import errors
 from bot.a2a.lookups import LookupKind, Profile
 from bot.a2a.results import Result
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server
@@ -31,20 +31,21 @@ from devtools.fake_magisterium.lookup_popes import POPES
 from devtools.fake_magisterium.lookup_saints import SAINTS
 from devtools.sdk_peer import running_sdk_server
 from tests.support.sdk_skills import MagisteriumExecutor, production_client
+from tests.support.skill_calls import SkillCalls
 
 TOKEN = "pro-token"
 TODAY = dt.date(2026, 3, 19)
 NOWHERE = "Xyzzy Quux"
 
-Call = Callable[[MagisteriumSkills], Awaitable[Result]]
+Call = Callable[[SkillCalls], Awaitable[Result]]
 
 
 @dataclass
 class Upstreams:
     """The fake and the SDK server, each with the bot's own client pointed at it."""
 
-    fake: MagisteriumSkills
-    sdk: MagisteriumSkills
+    fake: SkillCalls
+    sdk: SkillCalls
     executor: MagisteriumExecutor
     fake_http: httpx.AsyncClient
 
@@ -59,9 +60,7 @@ async def open_upstreams() -> AsyncIterator[Upstreams]:
         production_client(fake_server.url) as (fake_http, fake_client, _),
         production_client(sdk_server.url) as (_, sdk_client, _),
     ):
-        yield Upstreams(
-            MagisteriumSkills(fake_client), MagisteriumSkills(sdk_client), executor, fake_http
-        )
+        yield Upstreams(SkillCalls(fake_client), SkillCalls(sdk_client), executor, fake_http)
 
 
 @pytest.fixture
@@ -71,7 +70,7 @@ async def upstreams() -> AsyncIterator[Upstreams]:
 
 
 def _ask(question: str) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.ask(TOKEN, question)
 
     return call
@@ -80,7 +79,7 @@ def _ask(question: str) -> Call:
 def _follow_up(first: str, second: str) -> Call:
     """A second question in the first one's contextId (the answer knows what came before)."""
 
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         earlier = await skills.ask(TOKEN, first)
         return await skills.ask(TOKEN, second, context_id=earlier.context_id)
 
@@ -88,42 +87,42 @@ def _follow_up(first: str, second: str) -> Call:
 
 
 def _search(query: str) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.search(TOKEN, query)
 
     return call
 
 
 def _fetch(doc_id: str) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.fetch_document(TOKEN, doc_id)
 
     return call
 
 
 def _readings(query: str) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.readings(TOKEN, query)
 
     return call
 
 
 def _saints(day: dt.date | str) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.saints(TOKEN, day)
 
     return call
 
 
 def _lookup(kind: LookupKind, *, name: str | None = None, canonical_id: str | None = None) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.lookup(TOKEN, kind, name=name, canonical_id=canonical_id)
 
     return call
 
 
 def _statistics(*, name: str | None = None, canonical_id: str | None = None) -> Call:
-    async def call(skills: MagisteriumSkills) -> Result:
+    async def call(skills: SkillCalls) -> Result:
         return await skills.diocese_statistics(TOKEN, name=name, canonical_id=canonical_id)
 
     return call
@@ -199,9 +198,9 @@ async def test_lookups_answer_every_input_with_the_same_kind_of_result(
 async def test_tasks_get_returns_the_stored_task_of_any_skill(upstreams: Upstreams) -> None:
     profile = await upstreams.sdk.lookup(TOKEN, LookupKind.POPE, canonical_id="pope-john-xxiii")
     assert isinstance(profile, Profile) and profile.task_id is not None
-    client = upstreams.sdk._client  # the same production client the skills use
+    client = upstreams.sdk.client  # the same production client the skills use
 
-    fetched = await client.get_task(TOKEN, profile.task_id)
+    fetched = await client.get_task(profile.task_id, client.policy(TOKEN))
 
     assert (fetched.id, fetched.context_id) == (profile.task_id, profile.context_id)
     assert fetched.status.state == "completed"
@@ -219,10 +218,10 @@ async def test_tasks_cancel_of_a_finished_task_is_refused_without_touching_the_t
     none of the errors that change a token's standing."""
     answer = await upstreams.sdk.readings(TOKEN, "2026-03-19")
     assert answer.task_id is not None
-    client = upstreams.sdk._client
+    client = upstreams.sdk.client
 
     with pytest.raises(errors.RPCError) as caught:
-        await client.cancel_task(TOKEN, answer.task_id)
+        await client.cancel_task(answer.task_id, client.policy(TOKEN))
 
     refused = caught.value
     assert (refused.code, refused.http_status, refused.message) == (
@@ -232,5 +231,5 @@ async def test_tasks_cancel_of_a_finished_task_is_refused_without_touching_the_t
     )
     assert not refused.retryable
     assert not isinstance(refused, errors.Unauthorized | errors.PlanRequired | errors.RateLimited)
-    still = await client.get_task(TOKEN, answer.task_id)
+    still = await client.get_task(answer.task_id, client.policy(TOKEN))
     assert still.status.state == "completed"
