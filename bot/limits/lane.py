@@ -24,7 +24,7 @@ WAKE_SLACK = 0.001
 DENIED_BACKOFF = 0.01
 
 
-class Gate:
+class InFlightCap:
     """The process-wide cap on requests in flight; wakes the lanes it held back."""
 
     def __init__(self, limit: int) -> None:
@@ -54,7 +54,7 @@ class Lane:
         pools: Pools,
         backend: Backend,
         clock: LoopClock,
-        gate: Gate,
+        in_flight_cap: InFlightCap,
         max_in_flight: int,
     ) -> None:
         self.key = key
@@ -64,7 +64,7 @@ class Lane:
         self._pools = pools
         self._backend = backend
         self._clock = clock
-        self._gate = gate
+        self._in_flight_cap = in_flight_cap
         self._max_in_flight = max_in_flight
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -114,7 +114,7 @@ class Lane:
 
     def release(self) -> None:
         self.in_flight -= 1
-        self._gate.give()
+        self._in_flight_cap.give()
         self.wake()
 
     def note_pause(self, until: float) -> None:
@@ -155,7 +155,7 @@ class Lane:
 
     async def _step(self) -> float | None:
         """Admit one request if one may go now; else when to look again (inf: when woken)."""
-        if self.in_flight >= self._max_in_flight or not self._gate.try_take(self.wake):
+        if self.in_flight >= self._max_in_flight or not self._in_flight_cap.try_take(self.wake):
             return math.inf
         self.in_flight += 1  # hold both in-flight slots while the backend decides
         admitted = False
@@ -165,7 +165,7 @@ class Lane:
         finally:
             if not admitted:
                 self.in_flight -= 1
-                self._gate.give()
+                self._in_flight_cap.give()
 
     async def _admit_head(self) -> tuple[bool, float | None]:
         now = self._clock.now()

@@ -10,7 +10,7 @@ from types import TracebackType
 from bot.limits.backend import Backend, LocalBackend
 from bot.limits.config import LimiterBusy, LimiterClosed, LimiterConfig
 from bot.limits.fair_queue import Grant
-from bot.limits.lane import Gate, Lane
+from bot.limits.lane import InFlightCap, Lane
 from bot.limits.loop_time import LoopClock
 from bot.limits.window import UPSTREAM_WINDOW, Pools
 
@@ -43,7 +43,7 @@ class Limiter:
             self.config.qa_per_minute,
             UPSTREAM_WINDOW + self.config.safety_margin,
         )
-        self._gate = Gate(self.config.max_in_flight)
+        self._in_flight_cap = InFlightCap(self.config.max_in_flight)
         self._lanes: dict[str, Lane] = {}
         self._clock: LoopClock | None = None
         self._closed = False
@@ -118,7 +118,7 @@ class Limiter:
                 pools=self._pools,
                 backend=self._backend,
                 clock=self._loop_clock(),
-                gate=self._gate,
+                in_flight_cap=self._in_flight_cap,
                 max_in_flight=self.config.max_in_flight_per_token,
             )
         return lane
