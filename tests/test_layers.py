@@ -259,39 +259,6 @@ IMMUTABLE_CALLS = frozenset(
 )
 # Names a module may bind to a list by convention.
 MODULE_DUNDERS = frozenset({"__all__"})
-# Module-level tables and objects in cogs that the rule refuses, in files that others are
-# changing: each is to become immutable (a tuple, a frozenset, ``MappingProxyType``) or move
-# into the cog that uses it, and then leave this list. Nothing may be added.
-NOT_YET_IMMUTABLE = frozenset(
-    {
-        "cogs/_day_feed/day_message.py: _CURRENT",
-        "cogs/_lookups/names.py: CONNECTORS",
-        "cogs/_lookups/names.py: NOT_NAMES",
-        "cogs/_lookups/names.py: PLURAL_TRIGGERS",
-        "cogs/_lookups/names.py: TRIGGERS",
-        "cogs/_lookups/show.py: NOT_FOUND",
-        "cogs/_zones/replies.py: SOURCES",
-        "cogs/account/cog.py: SOURCE_NAMES",
-        "cogs/account/cog.py: STORED",
-        "cogs/account/cog.py: VERDICT_MESSAGES",
-        "cogs/daily/cog.py: SERVER_INSTALL",
-        "cogs/daily/cog.py: SERVER_ONLY",
-        "cogs/daily/personal_replies.py: NOTHING_TO_STOP",
-        "cogs/daily/post.py: DAY_BUTTONS",
-        "cogs/daily/post.py: NOT_FOUND",
-        "cogs/daily/reasons.py: _WITH_DETAILS",
-        "cogs/daily/replies.py: FEED_CHOICES",
-        "cogs/daily/replies.py: LANGUAGE_CHOICES",
-        "cogs/daily/replies.py: NOTHING_TO_STOP",
-        "cogs/daily/replies.py: SET_TITLES",
-        "cogs/daily/replies.py: STOPPED_TITLES",
-        "cogs/daily/status.py: STATUS_LABELS",
-        "cogs/server/cog.py: SERVER_INSTALL",
-        "cogs/server/cog.py: SERVER_ONLY",
-        "cogs/server/cog.py: STORED",
-        "cogs/server/replies.py: VERDICT_MESSAGES",
-    }
-)
 
 
 def _module_file(module: str) -> Path | None:
@@ -422,21 +389,7 @@ def test_no_module_level_mutable_state_in_cogs() -> None:
         package = package if path.name == "__init__.py" else package.rpartition(".")[0]
         for name in _mutable_state(path.read_text(encoding="utf-8"), package):
             found.add(f"{path.relative_to(ROOT)}: {name}")
-    assert sorted(found - NOT_YET_IMMUTABLE) == []
-
-
-def test_the_list_of_tables_not_yet_immutable_only_shrinks() -> None:
-    """Each entry of :data:`NOT_YET_IMMUTABLE` still exists and is still refused: one made
-    immutable (or moved into its cog) leaves the list."""
-    still = set()
-    for entry in NOT_YET_IMMUTABLE:
-        where, name = entry.split(": ")
-        path = ROOT / where
-        if path.is_file():
-            package = _module_name(path).rpartition(".")[0]
-            if name in _mutable_state(path.read_text(encoding="utf-8"), package):
-                still.add(entry)
-    assert sorted(NOT_YET_IMMUTABLE - still) == []
+    assert sorted(found) == []
 
 
 def test_the_checker_sees_module_level_state() -> None:

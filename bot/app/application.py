@@ -25,6 +25,7 @@ from bot.app.tree import MagisteriumTree
 from bot.i18n.translator import CatalogueTranslator
 from bot.oauth import LinkedBySignIn
 from bot.observability import Metrics, register_settings_secrets
+from bot.render.pager import ShownPagers
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.web import (
@@ -84,6 +85,9 @@ class MagisteriumBot(commands.AutoShardedBot):
         self.operator_server: WebServer | None = None  # /healthz, /readyz, /metrics
         # Called when someone links their account through the sign-in page (cogs.account).
         self.sign_in_listeners: list[Callable[[LinkedBySignIn], Awaitable[None]]] = []
+        # The pager each message shows now (the day buttons of /readings, /saints and /daily
+        # preview replace theirs), so that a replaced one never edits it again on its timeout.
+        self.shown_pagers = ShownPagers()
         # Set on SIGTERM (bot.app.lifecycle): new commands are turned away; running ones finish.
         self.draining = False
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from weakref import WeakValueDictionary
 
 import discord
 from discord.ui.select import BaseSelect
@@ -168,3 +169,24 @@ class Paginator(BaseView):
     async def send_file(self, interaction: discord.Interaction[Any], _button: _Button) -> None:
         text = self.full_text or ""
         await interaction.response.send_message(file=text_file(self.filename, text), ephemeral=True)
+
+
+class ShownPagers:
+    """The pager each message shows now, for pagers that replace one another on a message (a
+    day button's next day): the one replaced is stopped, and its timeout asks :meth:`shows`
+    before it edits the message. The bot holds one (``bot.shown_pagers``), so a new bot starts
+    empty; the entries are weak, so a pager that is gone leaves by itself."""
+
+    def __init__(self) -> None:
+        self._by_message: WeakValueDictionary[int, Paginator] = WeakValueDictionary()
+
+    def show(self, message_id: int, pager: Paginator) -> None:
+        """``pager`` now shows on message ``message_id``; the one it replaces stops."""
+        previous = self._by_message.get(message_id)
+        if previous is not None and previous is not pager:
+            previous.stop()
+        self._by_message[message_id] = pager
+
+    def shows(self, message_id: int, pager: Paginator) -> bool:
+        """Whether ``pager`` is still the one message ``message_id`` shows."""
+        return self._by_message.get(message_id) is pager

@@ -13,7 +13,6 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self
-from weakref import WeakValueDictionary
 
 import discord
 
@@ -23,7 +22,7 @@ from bot.dates import long_date, resolve
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
-from bot.render.pager import Paginator
+from bot.render.pager import Paginator, ShownPagers
 from bot.render.views import ReportedDynamicItem
 from bot.services.origin import Origin
 
@@ -79,10 +78,6 @@ class DayFeed:
         return rf"{re.escape(self.name)}:day:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
 
 
-# The pager currently shown on each message, so a superseded one never re-edits it on timeout.
-_CURRENT: WeakValueDictionary[int, DayPager] = WeakValueDictionary()
-
-
 class NavButton(discord.ui.Button[Any]):
     """A previous/next day button as it appears on a message; :class:`DayButton` answers it.
 
@@ -95,27 +90,35 @@ class NavButton(discord.ui.Button[Any]):
 
 
 class DayPager(Paginator):
-    """A paginator that knows its message and steps aside when a day button replaces it."""
+    """A paginator that knows its message and steps aside when a day button replaces it.
+
+    Which pager each message shows is the bot's (``bot.shown_pagers``), shared by /readings,
+    /saints and /daily preview: the day buttons work on the messages of all three."""
 
     message_id: int | None = None
+    _shown: ShownPagers | None = None  # the bot's, once the pager knows its message
 
     def track(
-        self, message_id: int, via: discord.Interaction[MagisteriumBot] | None = None
+        self,
+        message_id: int,
+        interaction: discord.Interaction[MagisteriumBot],
+        *,
+        edit_via: bool = False,
     ) -> None:
-        previous = _CURRENT.get(message_id)
-        if previous is not None and previous is not self:
-            previous.stop()
-        self.message_id = message_id
-        _CURRENT[message_id] = self
-        if via is not None:
-            self._edit_via = via
+        """Show on message ``message_id`` (stopping the pager it replaces); ``edit_via``: edit
+        it through ``interaction`` from now on."""
+        shown = interaction.client.shown_pagers
+        shown.show(message_id, self)
+        self.message_id, self._shown = message_id, shown
+        if edit_via:
+            self._edit_via = interaction
 
     async def send(
         self, interaction: discord.Interaction[MagisteriumBot], *, ephemeral: bool = False
     ) -> None:
         await super().send(interaction, ephemeral=ephemeral)
         if isinstance(self._edit_via, discord.WebhookMessage):
-            self.track(self._edit_via.id)
+            self.track(self._edit_via.id, interaction)
 
     def disable_all(self) -> None:
         """Grey out the page buttons only: the day buttons keep working forever."""
@@ -125,8 +128,9 @@ class DayPager(Paginator):
                 item.disabled = False
 
     async def on_timeout(self) -> None:
-        if self.message_id is not None and _CURRENT.get(self.message_id) is not self:
-            return
+        shown, message_id = self._shown, self.message_id
+        if shown is not None and message_id is not None and not shown.shows(message_id, self):
+            return  # replaced by another day: that pager owns the message now
         await super().on_timeout()
 
 
@@ -164,7 +168,7 @@ class DayButton(ReportedDynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
         pager = build_pager(type(self), self.day, result, author_id=interaction.user.id)
         await interaction.edit_original_response(embed=pager.current, view=pager)
         if interaction.message is not None:
-            pager.track(interaction.message.id, interaction)
+            pager.track(interaction.message.id, interaction, edit_via=True)
 
 
 def _shift(day: dt.date, days: int) -> dt.date | None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
-TRIGGERS = {"saint", "st.", "st", "blessed", "bl."}
-PLURAL_TRIGGERS = {"saints", "sts.", "blesseds"}
-CONNECTORS = {"of", "de", "da", "di", "del", "della", "von", "van", "du", "la", "le", "the", "y"}
-NOT_NAMES = {"virgin", "mother", "mary,"}  # "the Blessed Virgin Mary" is not a lookup
+TRIGGERS = frozenset({"saint", "st.", "st", "blessed", "bl."})
+PLURAL_TRIGGERS = frozenset({"saints", "sts.", "blesseds"})
+CONNECTORS = frozenset(
+    {"of", "de", "da", "di", "del", "della", "von", "van", "du", "la", "le", "the", "y"}
+)
+NOT_NAMES = frozenset({"virgin", "mother", "mary,"})  # "the Blessed Virgin Mary" is not a lookup
 MAX_NAMES = 25
 _WORD = re.compile(r"[\w'’.\-]+|[,;:()]|\S")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import discord
@@ -38,41 +40,43 @@ def slug(text: str) -> str:
 
 
 # One title and one text per kind: gender, case and word order change with it.
-NOT_FOUND = {
-    LookupKind.SAINT: (
-        N_("No saint found"),
-        # Translators: Magisterium is a proper name; {query} is the name looked up.
-        N_(
-            "Magisterium has no saint matching `{query}`. "
-            "Check the spelling, or try part of the name."
+NOT_FOUND: Mapping[LookupKind, tuple[str, str]] = MappingProxyType(
+    {
+        LookupKind.SAINT: (
+            N_("No saint found"),
+            # Translators: Magisterium is a proper name; {query} is the name looked up.
+            N_(
+                "Magisterium has no saint matching `{query}`. "
+                "Check the spelling, or try part of the name."
+            ),
         ),
-    ),
-    LookupKind.POPE: (
-        N_("No pope found"),
-        # Translators: Magisterium is a proper name; {query} is the name looked up.
-        N_(
-            "Magisterium has no pope matching `{query}`. "
-            "Check the spelling, or try part of the name."
+        LookupKind.POPE: (
+            N_("No pope found"),
+            # Translators: Magisterium is a proper name; {query} is the name looked up.
+            N_(
+                "Magisterium has no pope matching `{query}`. "
+                "Check the spelling, or try part of the name."
+            ),
         ),
-    ),
-    LookupKind.PERSON: (
-        # Translators: no bishop, archbishop or cardinal of that name was found.
-        N_("No member of the clergy found"),
-        # Translators: Magisterium is a proper name; {query} is the name looked up.
-        N_(
-            "Magisterium has no member of the clergy matching `{query}`. "
-            "Check the spelling, or try part of the name."
+        LookupKind.PERSON: (
+            # Translators: no bishop, archbishop or cardinal of that name was found.
+            N_("No member of the clergy found"),
+            # Translators: Magisterium is a proper name; {query} is the name looked up.
+            N_(
+                "Magisterium has no member of the clergy matching `{query}`. "
+                "Check the spelling, or try part of the name."
+            ),
         ),
-    ),
-    LookupKind.DIOCESE: (
-        N_("No diocese found"),
-        # Translators: Magisterium is a proper name; {query} is the name looked up.
-        N_(
-            "Magisterium has no diocese matching `{query}`. "
-            "Check the spelling, or try part of the name."
+        LookupKind.DIOCESE: (
+            N_("No diocese found"),
+            # Translators: Magisterium is a proper name; {query} is the name looked up.
+            N_(
+                "Magisterium has no diocese matching `{query}`. "
+                "Check the spelling, or try part of the name."
+            ),
         ),
-    ),
-}
+    }
+)
 
 
 def not_found_embed(kind: LookupKind, query: str) -> discord.Embed:

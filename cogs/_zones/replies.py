@@ -4,7 +4,9 @@ and today's date there."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import discord
 
@@ -14,18 +16,20 @@ from bot.render.look import BRAND
 from bot.services.timezones import ResolvedZone, ZoneSource
 
 # Where a zone comes from, after "**Europe/Rome** — ". Translated where shown.
-SOURCES: dict[ZoneSource, str] = {
-    # Translators: where a person's timezone comes from; keep `/account timezone` in backticks.
-    ZoneSource.PERSON: N_("set with `/account timezone`"),
-    # Translators: where a person's timezone comes from: their personal daily post.
-    ZoneSource.PERSONAL_DAILY: N_("the timezone of your `/mydaily` post"),
-    # Translators: where a person's timezone comes from: the server they asked in.
-    ZoneSource.SERVER: N_("this server's timezone, set with `/server timezone`"),
-    # Translators: where a timezone comes from: the server's daily post (/daily).
-    ZoneSource.SERVER_DAILY: N_("the timezone of this server's `/daily` post"),
-    # Translators: no timezone is set anywhere, so the bot uses UTC.
-    ZoneSource.FALLBACK: N_("UTC, as no timezone is set"),
-}
+SOURCES: Mapping[ZoneSource, str] = MappingProxyType(
+    {
+        # Translators: where a person's timezone comes from; keep `/account timezone` in backticks.
+        ZoneSource.PERSON: N_("set with `/account timezone`"),
+        # Translators: where a person's timezone comes from: their personal daily post.
+        ZoneSource.PERSONAL_DAILY: N_("the timezone of your `/mydaily` post"),
+        # Translators: where a person's timezone comes from: the server they asked in.
+        ZoneSource.SERVER: N_("this server's timezone, set with `/server timezone`"),
+        # Translators: where a timezone comes from: the server's daily post (/daily).
+        ZoneSource.SERVER_DAILY: N_("the timezone of this server's `/daily` post"),
+        # Translators: no timezone is set anywhere, so the bot uses UTC.
+        ZoneSource.FALLBACK: N_("UTC, as no timezone is set"),
+    }
+)
 
 
 @dataclass(frozen=True)

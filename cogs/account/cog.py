@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,52 +39,58 @@ HOW_TO_GET_A_TOKEN = N_(
 )
 
 # The (title, text) shown for each verdict on a pasted token; translated where shown.
-VERDICT_MESSAGES: dict[TokenVerdict, tuple[str, str]] = {
-    TokenVerdict.VALID: (
-        N_("Account linked"),
-        N_(
-            "Your questions now go to Magisterium with your own account. "
-            "`/account unlink` removes it at any time."
+VERDICT_MESSAGES: Mapping[TokenVerdict, tuple[str, str]] = MappingProxyType(
+    {
+        TokenVerdict.VALID: (
+            N_("Account linked"),
+            N_(
+                "Your questions now go to Magisterium with your own account. "
+                "`/account unlink` removes it at any time."
+            ),
         ),
-    ),
-    TokenVerdict.RATE_LIMITED: (
-        N_("Account linked"),
-        N_(
-            "Saved. Magisterium is rate-limiting this account right now, so your next request "
-            "may have to wait a minute."
+        TokenVerdict.RATE_LIMITED: (
+            N_("Account linked"),
+            N_(
+                "Saved. Magisterium is rate-limiting this account right now, so your next request "
+                "may have to wait a minute."
+            ),
         ),
-    ),
-    TokenVerdict.INVALID: (
-        N_("That token was refused"),
-        # Translators: {how_to_get_a_token} is a paragraph on which tokens work.
-        N_("Magisterium did not accept it, so nothing was saved. {how_to_get_a_token}"),
-    ),
-    TokenVerdict.NO_PLAN: (
-        N_("A paid plan is needed"),
-        N_(
-            "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
-            "which Magisterium's API requires. Nothing was saved."
+        TokenVerdict.INVALID: (
+            N_("That token was refused"),
+            # Translators: {how_to_get_a_token} is a paragraph on which tokens work.
+            N_("Magisterium did not accept it, so nothing was saved. {how_to_get_a_token}"),
         ),
-    ),
-    TokenVerdict.UNVERIFIED: (
-        N_("Could not check the token"),
-        N_("Magisterium did not answer, so nothing was saved. Try again in a few minutes."),
-    ),
-}
-STORED: dict[TokenVerdict, AccountStatus] = {
-    TokenVerdict.VALID: "valid",
-    TokenVerdict.RATE_LIMITED: "rate_limited",
-}
+        TokenVerdict.NO_PLAN: (
+            N_("A paid plan is needed"),
+            N_(
+                "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
+                "which Magisterium's API requires. Nothing was saved."
+            ),
+        ),
+        TokenVerdict.UNVERIFIED: (
+            N_("Could not check the token"),
+            N_("Magisterium did not answer, so nothing was saved. Try again in a few minutes."),
+        ),
+    }
+)
+STORED: Mapping[TokenVerdict, AccountStatus] = MappingProxyType(
+    {
+        TokenVerdict.VALID: "valid",
+        TokenVerdict.RATE_LIMITED: "rate_limited",
+    }
+)
 
 
 # Whose token serves the person's next request, in /account status.
-SOURCE_NAMES: dict[ChosenSource, str] = {
-    # Translators: the answer to the field "Token" in /account status: the account of the
-    # server the command was run in.
-    "server": N_("This server's account"),
-    # Translators: the answer to the field "Token" in /account status.
-    "shared": N_("The bot's shared account"),
-}
+SOURCE_NAMES: Mapping[ChosenSource, str] = MappingProxyType(
+    {
+        # Translators: the answer to the field "Token" in /account status: the account of the
+        # server the command was run in.
+        "server": N_("This server's account"),
+        # Translators: the answer to the field "Token" in /account status.
+        "shared": N_("The bot's shared account"),
+    }
+)
 
 
 def _left_text(left: tuple[int, int]) -> str:

@@ -28,8 +28,8 @@ from cogs.daily import inputs
 from cogs.daily.checks import POSTABLE_TYPES
 from cogs.daily.post import DAY_BUTTONS, build_post, post_locale
 from cogs.daily.replies import (
-    FEED_CHOICES,
-    LANGUAGE_CHOICES,
+    feed_choices,
+    language_choices,
     off_embed,
     preview_header,
     set_embed,
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
 log = logging.getLogger(__name__)
-
-SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
-SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
 
 
 class PostableChannel(app_commands.Transformer[Any]):
@@ -77,8 +74,12 @@ class DailyCog(commands.Cog):
         # Translators: /daily's description, at most 100 characters.
         description=N_("Post the saints of the day or the Mass readings in a channel every day"),
         default_permissions=discord.Permissions(manage_guild=True),
-        allowed_contexts=SERVER_ONLY,
-        allowed_installs=SERVER_INSTALL,
+        # Servers only, installed to a server: made here, not shared through the module, since
+        # discord.py's context decorators change these objects in place.
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=False, private_channel=False
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
     def __init__(
@@ -173,7 +174,7 @@ class DailyCog(commands.Cog):
         role=N_("A role to ping with each post (optional)"),
         language=N_("The language of the posts (default: the server's language)"),
     )
-    @app_commands.choices(feed=FEED_CHOICES, language=LANGUAGE_CHOICES)
+    @app_commands.choices(feed=feed_choices(), language=language_choices())
     async def set_schedule(  # noqa: PLR0917 (the options of the command, passed by name)
         self,
         interaction: discord.Interaction[MagisteriumBot],
@@ -224,7 +225,7 @@ class DailyCog(commands.Cog):
     # Translators: a Discord option name (lowercase, one word): which daily post.
     @app_commands.rename(feed=N_("feed"))
     @app_commands.describe(feed=N_("Which daily post to stop"))
-    @app_commands.choices(feed=FEED_CHOICES)
+    @app_commands.choices(feed=feed_choices())
     async def off(self, interaction: discord.Interaction[MagisteriumBot], feed: str) -> None:
         guild = _guild(interaction)
         chosen = Feed(feed)
@@ -254,7 +255,7 @@ class DailyCog(commands.Cog):
     # Translators: a Discord option name (lowercase, one word): which daily post.
     @app_commands.rename(feed=N_("feed"))
     @app_commands.describe(feed=N_("Which daily post to preview"))
-    @app_commands.choices(feed=FEED_CHOICES)
+    @app_commands.choices(feed=feed_choices())
     async def preview(self, interaction: discord.Interaction[MagisteriumBot], feed: str) -> None:
         guild = _guild(interaction)
         chosen = Feed(feed)

@@ -25,7 +25,7 @@ from cogs._zones import zone as checked_zone
 from cogs._zones import zone_choices
 from cogs.daily import inputs
 from cogs.daily.personal_replies import off_embed, set_embed, status_embed
-from cogs.daily.replies import FEED_CHOICES, LANGUAGE_CHOICES
+from cogs.daily.replies import feed_choices, language_choices
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -80,7 +80,7 @@ class PersonalDailyCog(commands.Cog):
         timezone=N_("Your timezone, for example Europe/Berlin or America/New_York"),
         language=N_("The language of the posts (default: your Discord language)"),
     )
-    @app_commands.choices(feed=FEED_CHOICES, language=LANGUAGE_CHOICES)
+    @app_commands.choices(feed=feed_choices(), language=language_choices())
     async def set_schedule(
         self,
         interaction: discord.Interaction[MagisteriumBot],
@@ -122,7 +122,7 @@ class PersonalDailyCog(commands.Cog):
     # Translators: a Discord option name (lowercase, one word): which daily post.
     @app_commands.rename(feed=N_("feed"))
     @app_commands.describe(feed=N_("Which daily post to stop"))
-    @app_commands.choices(feed=FEED_CHOICES)
+    @app_commands.choices(feed=feed_choices())
     async def off(self, interaction: discord.Interaction[MagisteriumBot], feed: str) -> None:
         chosen = Feed(feed)
         stopped = await self.store.remove(interaction.user.id, chosen)

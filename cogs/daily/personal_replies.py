@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import discord
 
@@ -15,10 +17,12 @@ from bot.render.look import BRAND, NOTICE, footer_text
 from cogs.daily.replies import SET_TITLES, STOPPED_TITLES, posts_with_footer
 from cogs.daily.status import STATUS_LABELS, last_error_lines, next_or_why, when
 
-NOTHING_TO_STOP = {
-    Feed.SAINTS: N_("You get no daily saints of the day in your DMs."),
-    Feed.READINGS: N_("You get no daily mass readings in your DMs."),
-}
+NOTHING_TO_STOP: Mapping[Feed, str] = MappingProxyType(
+    {
+        Feed.SAINTS: N_("You get no daily saints of the day in your DMs."),
+        Feed.READINGS: N_("You get no daily mass readings in your DMs."),
+    }
+)
 # Translators: /mydaily status's title: the daily posts the bot sends to this person's DMs.
 MY_DAILY_POSTS = N_("Your daily posts")
 NO_SCHEDULES = N_("You get no daily posts in your DMs. Start one with `/mydaily set`.")

@@ -11,7 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
 import discord
@@ -32,16 +34,20 @@ from cogs._day_feed.feeds import ReadingsDay, SaintsDay, saints_menu
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
 
-DAY_BUTTONS: dict[Feed, type[DayButton]] = {Feed.SAINTS: SaintsDay, Feed.READINGS: ReadingsDay}
+DAY_BUTTONS: Mapping[Feed, type[DayButton]] = MappingProxyType(
+    {Feed.SAINTS: SaintsDay, Feed.READINGS: ReadingsDay}
+)
 # Translators: a button under a daily post that did not fit: opens the whole day's text.
 READ_ALL = N_("Read it all")
-NOT_FOUND = {
-    # Translators: the Roman Martyrology is the Church's official list of saints by day (use
-    # its usual name in your language); Magisterium is a proper name, never translated.
-    Feed.SAINTS: N_("The Roman Martyrology has no entry Magisterium can show for this day."),
-    # Translators: Magisterium is a proper name (the AI service the bot asks); never translated.
-    Feed.READINGS: N_("Magisterium has no Mass readings for this day."),
-}
+NOT_FOUND: Mapping[Feed, str] = MappingProxyType(
+    {
+        # Translators: the Roman Martyrology is the Church's official list of saints by day (use
+        # its usual name in your language); Magisterium is a proper name, never translated.
+        Feed.SAINTS: N_("The Roman Martyrology has no entry Magisterium can show for this day."),
+        # Translators: Magisterium is a proper name (the AI service the bot asks); never translated.
+        Feed.READINGS: N_("Magisterium has no Mass readings for this day."),
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def _pattern(message: str) -> re.Pattern[str]:
 
 
 # Most specific first: FAILED matches any text with a colon.
-_WITH_DETAILS = [(m, _pattern(m)) for m in (MISSING, REFUSED, DM_REFUSED, NOT_TAKEN, FAILED)]
+_WITH_DETAILS = tuple((m, _pattern(m)) for m in (MISSING, REFUSED, DM_REFUSED, NOT_TAKEN, FAILED))
 
 
 def _permissions(names: str) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import discord
 from discord import app_commands
@@ -13,30 +15,49 @@ from bot.render.embeds import fit_embed, notice_embed
 from bot.render.look import BRAND, footer_text
 from cogs.daily.status import when
 
-FEED_CHOICES = [
-    # Translators: a choice of /daily's feed option; the Roman Martyrology is the Church's
-    # official list of saints by day (use its usual name in your language).
-    app_commands.Choice(name=N_("Saints of the day (Roman Martyrology)"), value=Feed.SAINTS.value),
-    # Translators: a choice of /daily's feed option: the readings of the day's Mass.
-    app_commands.Choice(name=N_("Mass readings"), value=Feed.READINGS.value),
-]
-# Each language by its own name, whatever the admin's: the name a reader of it looks for.
-LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
 
-SET_TITLES = {
-    # Translators: /daily set's confirmation title.
-    Feed.SAINTS: N_("Daily saints of the day set"),
-    # Translators: /daily set's confirmation title ("mass readings": the readings of the Mass).
-    Feed.READINGS: N_("Daily mass readings set"),
-}
-STOPPED_TITLES = {
-    Feed.SAINTS: N_("Daily saints of the day stopped"),
-    Feed.READINGS: N_("Daily mass readings stopped"),
-}
-NOTHING_TO_STOP = {
-    Feed.SAINTS: N_("This server has no daily saints of the day post."),
-    Feed.READINGS: N_("This server has no daily mass readings post."),
-}
+# The choices are made afresh for each command that offers them: discord.py wants a list and
+# sets attributes on each Choice (its locale string), so none is shared through the module.
+def feed_choices() -> list[app_commands.Choice[str]]:
+    """The feed option's choices, for /daily and /mydaily."""
+    return [
+        app_commands.Choice(
+            # Translators: a choice of /daily's feed option; the Roman Martyrology is the Church's
+            # official list of saints by day (use its usual name in your language).
+            name=N_("Saints of the day (Roman Martyrology)"),
+            value=Feed.SAINTS.value,
+        ),
+        # Translators: a choice of /daily's feed option: the readings of the day's Mass.
+        app_commands.Choice(name=N_("Mass readings"), value=Feed.READINGS.value),
+    ]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Each language by its own name, whatever the admin's: the name a reader of it looks
+    for."""
+    return [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+
+
+SET_TITLES: Mapping[Feed, str] = MappingProxyType(
+    {
+        # Translators: /daily set's confirmation title.
+        Feed.SAINTS: N_("Daily saints of the day set"),
+        # Translators: /daily set's confirmation title ("mass readings": the readings of the Mass).
+        Feed.READINGS: N_("Daily mass readings set"),
+    }
+)
+STOPPED_TITLES: Mapping[Feed, str] = MappingProxyType(
+    {
+        Feed.SAINTS: N_("Daily saints of the day stopped"),
+        Feed.READINGS: N_("Daily mass readings stopped"),
+    }
+)
+NOTHING_TO_STOP: Mapping[Feed, str] = MappingProxyType(
+    {
+        Feed.SAINTS: N_("This server has no daily saints of the day post."),
+        Feed.READINGS: N_("This server has no daily mass readings post."),
+    }
+)
 
 
 def set_embed(

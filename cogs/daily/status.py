@@ -4,6 +4,8 @@ Discord timestamp (which each reader sees in their own time); in the admin's lan
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from types import MappingProxyType
 from zoneinfo import ZoneInfo
 
 import discord
@@ -16,14 +18,16 @@ from bot.render.embeds import fit_embed
 from bot.render.look import BRAND, NOTICE, footer_text
 from cogs.daily.reasons import shown
 
-STATUS_LABELS = {
-    # Translators: a daily post's state in /daily status, after its feed's name.
-    ScheduleStatus.ACTIVE: N_("✅ active"),
-    # Translators: a daily post's state: waiting for a working Magisterium token.
-    ScheduleStatus.PAUSED: N_("⏸️ paused"),
-    # Translators: a daily post's state: an admin must run /daily set again.
-    ScheduleStatus.DISABLED: N_("⛔ stopped"),
-}
+STATUS_LABELS: Mapping[ScheduleStatus, str] = MappingProxyType(
+    {
+        # Translators: a daily post's state in /daily status, after its feed's name.
+        ScheduleStatus.ACTIVE: N_("✅ active"),
+        # Translators: a daily post's state: waiting for a working Magisterium token.
+        ScheduleStatus.PAUSED: N_("⏸️ paused"),
+        # Translators: a daily post's state: an admin must run /daily set again.
+        ScheduleStatus.DISABLED: N_("⛔ stopped"),
+    }
+)
 NO_SCHEDULES = N_("No daily posts are set up in this server. Start one with `/daily set`.")
 DAILY_POSTS = N_("Daily posts")
 

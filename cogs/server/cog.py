@@ -9,6 +9,8 @@ Manage Server by default; everything they answer is private to the admin who ran
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,12 +39,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
-SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
-STORED: dict[TokenVerdict, AccountStatus] = {
-    TokenVerdict.VALID: "valid",
-    TokenVerdict.RATE_LIMITED: "rate_limited",
-}
+STORED: Mapping[TokenVerdict, AccountStatus] = MappingProxyType(
+    {
+        TokenVerdict.VALID: "valid",
+        TokenVerdict.RATE_LIMITED: "rate_limited",
+    }
+)
 
 
 class NotLinked(UserFacingError):
@@ -68,8 +70,12 @@ class ServerCog(commands.Cog):
         # Translators: /server's description, at most 100 characters.
         description=N_("This server's own Magisterium account, for members without their own"),
         default_permissions=discord.Permissions(manage_guild=True),
-        allowed_contexts=SERVER_ONLY,
-        allowed_installs=SERVER_INSTALL,
+        # Servers only, installed to a server: made here, not shared through the module, since
+        # discord.py's context decorators change these objects in place.
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=False, private_channel=False
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
     def __init__(self, bot: MagisteriumBot) -> None:

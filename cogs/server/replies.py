@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import discord
 
 from bot.accounts import Allowance, ServerAccount, ServerUsage
@@ -11,40 +14,42 @@ from bot.render.look import BRAND, ERROR, footer_text
 from bot.services.token_check import TokenVerdict
 
 # The (title, text) for each verdict on a pasted server token; translated where shown.
-VERDICT_MESSAGES: dict[TokenVerdict, tuple[str, str]] = {
-    TokenVerdict.VALID: (
-        N_("Server account linked"),
-        N_(
-            "Members without their own account now use this server's Magisterium account, "
-            "within the allowances below. `/server unlink` removes it at any time."
+VERDICT_MESSAGES: Mapping[TokenVerdict, tuple[str, str]] = MappingProxyType(
+    {
+        TokenVerdict.VALID: (
+            N_("Server account linked"),
+            N_(
+                "Members without their own account now use this server's Magisterium account, "
+                "within the allowances below. `/server unlink` removes it at any time."
+            ),
         ),
-    ),
-    TokenVerdict.RATE_LIMITED: (
-        N_("Server account linked"),
-        N_(
-            "Saved. Magisterium is rate-limiting this account right now, so members' next "
-            "requests may have to wait a minute. `/server unlink` removes it at any time."
+        TokenVerdict.RATE_LIMITED: (
+            N_("Server account linked"),
+            N_(
+                "Saved. Magisterium is rate-limiting this account right now, so members' next "
+                "requests may have to wait a minute. `/server unlink` removes it at any time."
+            ),
         ),
-    ),
-    TokenVerdict.INVALID: (
-        N_("That token was refused"),
-        N_(
-            "Magisterium did not accept it, so nothing was saved. Paste a token issued by "
-            "Magisterium's sign-in, on a Pro, Organization or Enterprise plan."
+        TokenVerdict.INVALID: (
+            N_("That token was refused"),
+            N_(
+                "Magisterium did not accept it, so nothing was saved. Paste a token issued by "
+                "Magisterium's sign-in, on a Pro, Organization or Enterprise plan."
+            ),
         ),
-    ),
-    TokenVerdict.NO_PLAN: (
-        N_("A paid plan is needed"),
-        N_(
-            "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
-            "which Magisterium's API requires. Nothing was saved."
+        TokenVerdict.NO_PLAN: (
+            N_("A paid plan is needed"),
+            N_(
+                "The token is valid, but its account has no Pro, Organization or Enterprise plan, "
+                "which Magisterium's API requires. Nothing was saved."
+            ),
         ),
-    ),
-    TokenVerdict.UNVERIFIED: (
-        N_("Could not check the token"),
-        N_("Magisterium did not answer, so nothing was saved. Try again in a few minutes."),
-    ),
-}
+        TokenVerdict.UNVERIFIED: (
+            N_("Could not check the token"),
+            N_("Magisterium did not answer, so nothing was saved. Try again in a few minutes."),
+        ),
+    }
+)
 LINKED_VERDICTS = frozenset({TokenVerdict.VALID, TokenVerdict.RATE_LIMITED})
 
 

@@ -9,7 +9,7 @@ import discord
 
 from bot.render.discord_limits import check_view
 from bot.render.files import safe_filename, text_file
-from bot.render.pager import NOT_OWNER, Paginator
+from bot.render.pager import NOT_OWNER, Paginator, ShownPagers
 
 
 def _pages(n: int) -> list[discord.Embed]:
@@ -77,6 +77,24 @@ async def test_timeout_disables_everything_without_a_message() -> None:
     assert all(b.disabled for b in buttons if not b.url)
     assert not any(b.disabled for b in buttons if b.url)
     pager.stop()
+
+
+async def test_a_pager_shown_in_place_of_another_stops_it() -> None:
+    shown = ShownPagers()
+    first, second, elsewhere = (
+        Paginator(_pages(2), author_id=1, full_text=None, filename="a") for _ in range(3)
+    )
+    shown.show(1, first)
+    shown.show(1, first)  # shown again on its own message: it keeps running
+    assert shown.shows(1, first) and not first.is_finished()
+    shown.show(2, elsewhere)
+    shown.show(1, second)
+    assert first.is_finished() and not shown.shows(1, first)
+    assert shown.shows(1, second) and not second.is_finished()
+    assert shown.shows(2, elsewhere) and not elsewhere.is_finished()
+    assert not ShownPagers().shows(1, second)  # a new bot's starts empty
+    second.stop()
+    elsewhere.stop()
 
 
 def test_safe_filename() -> None:

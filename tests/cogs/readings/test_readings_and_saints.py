@@ -6,7 +6,9 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from discord.webhook.async_ import async_context
 
+from bot.render.pager import Paginator
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.day_clock import set_cog_clock
@@ -86,6 +88,37 @@ async def test_next_and_previous_day_buttons(clocked: Harness, fake: FakeMagiste
     assert _titles(before.embeds)[0] == "Mass readings — Tuesday 1 December 2026"
     # 1 December was fetched already: served from the cache, no second upstream call.
     assert fake.count(skill="liturgical_readings") == 2
+
+
+async def test_a_replaced_day_never_edits_the_message_again(
+    clocked: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A day button puts a new pager on the message: the one it replaced stops, and its
+    timeout never greys the message out from under the new one."""
+    pagers: list[Paginator] = []
+    shown = clocked.bot.shown_pagers
+    show = shown.show
+
+    def recording(message_id: int, pager: Paginator) -> None:
+        pagers.append(pager)
+        show(message_id, pager)
+
+    monkeypatch.setattr(shown, "show", recording)
+    first = await clocked.slash("readings", date="2026-12-01")
+    await clocked.click(first, "readings:day:2026-12-02")
+    replaced, current = pagers
+    assert replaced.is_finished() and not current.is_finished()
+
+    before = len(clocked.fake.requests)
+    context = async_context.set(clocked.adapter)  # as the views' timers run: through Discord
+    try:
+        await replaced.on_timeout()
+        assert clocked.fake.requests[before:] == []
+        await current.on_timeout()  # the pager shown still greys out its page buttons
+    finally:
+        async_context.reset(context)
+    assert [r.kind for r in clocked.fake.requests[before:]] == ["edit_original"]
+    current.stop()
 
 
 async def test_saints_sends_a_data_part(clocked: Harness, fake: FakeMagisterium) -> None:
