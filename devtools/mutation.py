@@ -64,7 +64,7 @@ GROUPS: dict[str, Group] = {
         tests=("tests/bot/a2a/test_errors.py", "tests/bot/a2a/test_retry.py"),
     ),
     "client": Group(
-        sources=("bot/a2a/client.py",),
+        sources=("bot/a2a/client.py", "bot/a2a/call_policy.py"),
         tests=(
             "tests/bot/a2a/test_client_against_fake.py",
             "tests/bot/a2a/test_client_task_states.py",
