@@ -17,7 +17,7 @@ _POSTGRES_MIGRATION_LOCK = 7_324_001
 
 
 # The newest migration; the tests and `migrate` compare against it.
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Date, Integer, MetaData, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Date,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from bot.storage.types import UTCDateTime
@@ -259,3 +269,71 @@ class ServerTimezoneRow(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     timezone: Mapped[str] = mapped_column(String(64))  # an IANA name
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ServerSettingsRow(Base):
+    """What a server's admins chose for how the bot is asked there (``/server mentions``).
+    A server with no row has the defaults. Forgotten with the server's data."""
+
+    __tablename__ = "server_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    mentions_enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AskChannelRow(Base):
+    """A channel where every new message or forum post is a question
+    (``/server askchannel``; needs the Message Content intent)."""
+
+    __tablename__ = "ask_channels"
+    __table_args__ = (CheckConstraint("kind IN ('text', 'forum')", name="kind"),)
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AnswerConversationRow(Base):
+    """Which Magisterium conversation a message of the bot's answers, or a thread it made for a
+    conversation, continues: a reply to it or a mention in it asks in the same ``contextId``.
+    Kept as long as Magisterium keeps the task (24 h); no one's identity."""
+
+    __tablename__ = "answer_conversations"
+    __table_args__ = (CheckConstraint("kind IN ('message', 'thread')", name="kind"),)
+
+    message_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(8))  # the bot's answer message, or a thread
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    context_id: Mapped[str] = mapped_column(String(128))
+    task_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class AnswerFeedbackRow(Base):
+    """One person's vote on one answer ("Was it helpful?"). The voter is a keyed hash, never
+    their Discord id; ``/account unlink`` deletes their votes by recomputing it."""
+
+    __tablename__ = "answer_feedback"
+    __table_args__ = (
+        CheckConstraint("verdict IN ('helpful', 'not_helpful')", name="verdict"),
+        Index("ix_answer_feedback_guild_voted", "guild_id", "voted_at"),
+    )
+
+    answer_id: Mapped[str] = mapped_column(String(128), primary_key=True)  # the answer's task id
+    voter: Mapped[str] = mapped_column(String(64), primary_key=True)  # keyed hash, hex
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # None: a DM
+    verdict: Mapped[str] = mapped_column(String(16))
+    voted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class InstallSecretRow(Base):
+    """Secrets this installation makes for itself on first use (the key of the voters' hash),
+    so nothing has to be configured for them."""
+
+    __tablename__ = "install_secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -64,6 +64,11 @@ async def test_migrations_apply_on_an_empty_database_and_are_idempotent(
         "oauth_states",
         "person_timezones",
         "server_timezones",
+        "server_settings",
+        "ask_channels",
+        "answer_conversations",
+        "answer_feedback",
+        "install_secrets",
     }
     assert await empty_database.migrate() == HEAD_REVISION
     assert await empty_database.revision() == HEAD_REVISION
