@@ -41,8 +41,11 @@ from bot.limits import (
 )
 from bot.oauth import OAuthConfig, OAuthService
 from bot.observability.metrics import Metrics
+from bot.services.answer_conversations import AnswerConversationStore
 from bot.services.conversations import ConversationStore
+from bot.services.feedback import FeedbackStore
 from bot.services.magisterium import MagisteriumService
+from bot.services.server_settings import ServerSettingsStore
 from bot.services.timezones import TimezoneStore
 from bot.services.tokens import TokenChooser
 from bot.settings import Settings
@@ -73,6 +76,9 @@ class Services:
     servers: ServerRegistry  # servers' own accounts (/server)
     server_quota: ServerTokenQuota
     timezones: TimezoneStore  # people's and servers' timezones: the day "today" is
+    feedback: FeedbackStore  # "Was it helpful?": votes on answers, by keyed hash
+    server_settings: ServerSettingsStore  # what servers' admins chose (/server mentions)
+    answer_conversations: AnswerConversationStore  # what a reply or a thread continues, 24 h
     oauth: OAuthService | None = None  # Sign in with Magisterium, when configured
     oauth_http: httpx.AsyncClient | None = None
     redis: Redis | None = None  # the one client the limiter, cache and token cache share
@@ -169,6 +175,9 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             servers=servers,
             server_quota=server_quota,
             timezones=TimezoneStore(db),
+            feedback=FeedbackStore(db, metrics=metrics),
+            server_settings=ServerSettingsStore(db),
+            answer_conversations=AnswerConversationStore(db),
             oauth=oauth,
             oauth_http=oauth_http,
             redis=redis,

@@ -72,6 +72,15 @@ class Metrics:
             ["result"],
             registry=self.registry,
         )
+        self.answer_feedback = Counter(
+            f"{PREFIX}answer_feedback",
+            'Votes on answers ("Was it helpful?"), by verdict (helpful, not_helpful): a new '
+            "vote and a changed one count their verdict; a withdrawn one counts nothing.",
+            ["verdict"],
+            registry=self.registry,
+        )
+        for verdict in ("helpful", "not_helpful"):
+            self.answer_feedback.labels(verdict=verdict)  # both series exist from the start, at 0
 
     def command_finished(self, command: str, outcome: Outcome) -> None:
         self.commands.labels(command=command, outcome=outcome).inc()
@@ -103,6 +112,9 @@ class Metrics:
             self.daily_posts.labels(result="sent").inc(sent)
         if failed:
             self.daily_posts.labels(result="failed").inc(failed)
+
+    def answer_feedback_given(self, verdict: str) -> None:
+        self.answer_feedback.labels(verdict=verdict).inc()
 
     def render(self) -> bytes:
         """Every metric in the Prometheus text exposition format (see ``CONTENT_TYPE``)."""

@@ -31,6 +31,8 @@ BOT_NAME = "Magisterium AI for Discord"
 # How long a sign-in's one-time state works (bot.oauth.config.STATE_LIFETIME_SECONDS); the
 # privacy notice states it, and that the expired record goes a day later (KEPT_AFTER_EXPIRY).
 SIGN_IN_MINUTES = 10
+# How long a vote on an answer is kept (bot.services.feedback.RETENTION), as the notice states.
+FEEDBACK_DAYS = 30
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,7 +170,14 @@ def _stored() -> str:
         "addresses and kept for at most {minutes} minutes, so that only the browser that "
         "started the sign-in can finish it."
     ).format(minutes=SIGN_IN_MINUTES)
-    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{paragraphs(cookie)}"
+    votes = _(
+        "If you press “Helpful” or “Not helpful” under an answer: a keyed hash of your Discord "
+        "user id (not the id itself: without the bot's own secret key nobody can tell whose "
+        "it is), the answer's id, the server (none in direct messages), your verdict and when. "
+        "Never your question or the answer. Server admins see only how many votes of each "
+        "kind their server had."
+    )
+    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{paragraphs(votes, cookie)}"
 
 
 def _sent() -> str:
@@ -223,6 +232,10 @@ def _how_long() -> str:
                 "is kept a day longer, to tell an expired sign-in from a forged one, then "
                 "deleted when someone next signs in. `/account unlink` deletes it at once."
             ).format(minutes=SIGN_IN_MINUTES),
+            _(
+                "Your votes on answers: {days} days; older votes are deleted as the bot records "
+                "new ones. Pressing the same button again deletes your vote at once."
+            ).format(days=FEEDBACK_DAYS),
         ]
     )
 
@@ -241,6 +254,10 @@ def _deleting() -> str:
             _(
                 "`/server unlink`, or removing the bot from the server, deletes the server's "
                 "account and every member's counts on it at once."
+            ),
+            _(
+                "`/account unlink` also deletes your votes on answers: the bot computes your "
+                "hash again to find them."
             ),
         ]
     )

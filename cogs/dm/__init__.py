@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs._feedback import DYNAMIC_ITEMS as FEEDBACK_ITEMS
 from cogs.dm.cog import DirectMessagesCog
 from cogs.dm.views import NewConversationButton
 
@@ -12,5 +13,5 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MagisteriumBot) -> None:
-    bot.add_dynamic_items(NewConversationButton)
+    bot.add_dynamic_items(NewConversationButton, *FEEDBACK_ITEMS)
     await bot.add_cog(DirectMessagesCog(bot))

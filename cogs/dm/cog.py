@@ -18,6 +18,7 @@ from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, n
 from bot.render.pager import Paginator
 from bot.render.upstream import magisterium_asks
 from bot.services.origin import Origin
+from cogs._feedback import feedback_buttons
 from cogs.dm.views import NewConversationButton
 
 if TYPE_CHECKING:
@@ -103,6 +104,8 @@ class DirectMessagesCog(commands.Cog):
             filename="answer.md",
         )
         pager.add_item(NewConversationButton())
+        for button in feedback_buttons(answer.task_id):
+            pager.add_item(button)
         await pager.send_to(message.channel)
 
     async def _ask_back(self, message: discord.Message, asked: errors.InputRequired) -> None:

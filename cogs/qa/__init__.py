@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs._feedback import DYNAMIC_ITEMS as FEEDBACK_ITEMS
 from cogs.qa.cog import QACog
 from cogs.qa.followups import NewConversationButton, RelatedQuestionButton
 from cogs.qa.replies import ReplyButton
@@ -24,7 +25,8 @@ DYNAMIC_ITEMS = (
 
 
 async def setup(bot: MagisteriumBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    # "Helpful" / "Not helpful" are shared with DM answers: added here too, never removed here.
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *FEEDBACK_ITEMS)
     await bot.add_cog(QACog(bot))
 
 

@@ -26,6 +26,7 @@ from bot.render.pager import Paginator
 from bot.render.views import BaseModal, ReportedDynamicItem
 from bot.services.origin import Origin
 from bot.services.user_errors import QuestionDeclined, UserFacingError
+from cogs._feedback import feedback_buttons
 from cogs.qa.answers import ACTIONS_ROW, RELATED_ROWS, answer_pager, is_private_source
 from cogs.qa.clarify import Clarification
 from cogs.qa.memory import RecentAnswers, recent_answers
@@ -178,8 +179,9 @@ def answer_view(
     shareable: bool = False,
 ) -> Paginator:
     """The paged answer with "Read a source…", its related-question buttons, "New
-    conversation" and, when ``shareable`` (a private answer where a public post is possible),
-    "Share in channel"; what those need later is remembered in ``recent``."""
+    conversation", when ``shareable`` (a private answer where a public post is possible)
+    "Share in channel", and "Helpful" / "Not helpful"; what those need later is remembered in
+    ``recent``."""
     view = answer_pager(answer, question=question, author_id=author_id)
     sources = source_select(answer, recent.citations)
     if sources is not None:
@@ -194,8 +196,13 @@ def answer_view(
                 RelatedQuestionButton(answer.context_id, answer.task_id, index, label=label)
             )
     view.add_item(NewConversationButton())
+    feedback = feedback_buttons(answer.task_id, row=ACTIONS_ROW)
     if shareable:
-        offer_share(view, asker_id=author_id, sources=sources, shares=recent.shares)
+        offer_share(
+            view, asker_id=author_id, sources=sources, shares=recent.shares, feedback=feedback
+        )
+    for button in feedback:
+        view.add_item(button)
     return view
 
 

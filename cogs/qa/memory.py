@@ -85,7 +85,7 @@ class CitationMemory(BoundedMemory[list[Citation]]):
 class SharedAnswer:
     asker_id: int
     pages: list[discord.Embed]
-    menu: discord.ui.View | None  # "Read a source…" for the last message (never stored)
+    menu: discord.ui.View | None  # "Read a source…", feedback: the last message (never stored)
     shared: bool = False
 
 

@@ -10,7 +10,8 @@ permissions change.
 What is posted is what was shown privately: every page of the answer, in order, in as few
 messages as Discord's limits allow (10 embeds, 6000 characters each), the first one saying
 "Asked by @name" (``AllowedMentions.none()``: the mention renders, nobody is pinged), the last
-one carrying the "Read a source…" menu. Once: a second press says it was already shared.
+one carrying the "Read a source…" menu and the "Helpful" / "Not helpful" buttons (so its
+readers can vote too). Once: a second press says it was already shared.
 
 The pages live in the QA cog's memory (``SHARE_MEMORY_SIZE`` answers); the button's custom_id
 carries the asker and the memory key. After a restart the memory is gone and the press gets a
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +32,7 @@ from bot.render.discord_limits import message_batches
 from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
 from bot.render.views import ReportedDynamicItem
+from cogs._feedback import FeedbackButton, shown_feedback
 from cogs.qa.answers import ACTIONS_ROW
 from cogs.qa.memory import SharedAnswer, ShareMemory, recent_answers
 from cogs.qa.sources import SourceSelect, shown_source_view
@@ -100,12 +103,20 @@ def share_possible(interaction: discord.Interaction[MagisteriumBot]) -> bool:
 
 
 def offer_share(
-    view: Paginator, *, asker_id: int, sources: SourceSelect | None, shares: ShareMemory
+    view: Paginator,
+    *,
+    asker_id: int,
+    sources: SourceSelect | None,
+    shares: ShareMemory,
+    feedback: Sequence[FeedbackButton] = (),
 ) -> None:
     """Add "Share in channel" to a private answer's view, remembering what it shows in
-    ``shares``."""
-    menu = shown_source_view(sources) if sources is not None else None
-    key = shares.keep(SharedAnswer(asker_id, list(view.pages), menu))
+    ``shares``: its pages, and for the last message posted its "Read a source…" menu and its
+    ``feedback`` buttons."""
+    menu = shown_source_view(sources) if sources is not None else discord.ui.View(timeout=None)
+    for button in shown_feedback(feedback):
+        menu.add_item(button)
+    key = shares.keep(SharedAnswer(asker_id, list(view.pages), menu if menu.children else None))
     view.add_item(ShareButton(asker_id, key))
 
 

@@ -29,7 +29,7 @@ from bot.services.token_check import TokenVerdict
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs._zones import SERVER, answer_zone, zone_choices
-from cogs.server.replies import quota_embed, status_embed, verdict_embed
+from cogs.server.replies import add_feedback, quota_embed, status_embed, verdict_embed
 from cogs.server.sign_in import ServerSignIns
 from cogs.server.views import ServerTokenModal
 
@@ -177,7 +177,9 @@ class ServerCog(commands.Cog):
         await defer(interaction, ephemeral=True)
         account = await self.servers.get(guild_id, fresh=True)  # an admin's view: never stale
         usage = await self.bot.services.server_quota.usage(guild_id)
-        await interaction.followup.send(embed=status_embed(account, usage), ephemeral=True)
+        embed = status_embed(account, usage)
+        add_feedback(embed, await self.bot.services.feedback.counts(guild_id))
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @server.command(
         # Translators: a Discord subcommand name (/server unlink): lowercase, one word.

@@ -11,6 +11,7 @@ from bot.accounts import Allowance, ServerAccount, ServerUsage
 from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed
 from bot.render.look import BRAND, ERROR, footer_text
+from bot.services.feedback import FeedbackCounts
 from bot.services.token_check import TokenVerdict
 
 # The (title, text) for each verdict on a pasted server token; translated where shown.
@@ -128,4 +129,16 @@ def status_embed(account: ServerAccount | None, usage: ServerUsage) -> discord.E
     )
     embed.add_field(name=_("Members who used it"), value=used, inline=False)
     embed.set_footer(text=footer_text("server"))
+    return embed
+
+
+def add_feedback(embed: discord.Embed, counts: FeedbackCounts) -> discord.Embed:
+    """The server's "Was it helpful?" votes of the last 30 days: counts only, never who."""
+    # Translators: /server status: votes on the bot's answers in this server, last 30 days.
+    name = _("Was it helpful? (last 30 days)")
+    # Translators: /server status; {helpful} and {not_helpful} are numbers of votes.
+    value = _("helpful {helpful} · not helpful {not_helpful}").format(
+        helpful=counts.helpful, not_helpful=counts.not_helpful
+    )
+    embed.add_field(name=name, value=value, inline=False)
     return embed

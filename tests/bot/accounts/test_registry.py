@@ -156,6 +156,7 @@ async def test_every_table_about_users_has_a_deleter(
     from bot.daily import ScheduleStore
     from bot.daily.personal_store import PersonalScheduleStore
     from bot.services.conversations import ConversationStore
+    from bot.services.feedback import FeedbackStore
     from bot.services.timezones import TimezoneStore
 
     TokenRegistry(database, cipher)
@@ -166,6 +167,7 @@ async def test_every_table_about_users_has_a_deleter(
     ScheduleStore(database)
     PersonalScheduleStore(database)
     TimezoneStore(database)
+    FeedbackStore(database)
     user_tables = {t.name for t in Base.metadata.sorted_tables if USER_ID_COLUMN in t.c}
     assert user_tables == {
         "linked_accounts",
@@ -180,6 +182,8 @@ async def test_every_table_about_users_has_a_deleter(
         "person_timezones",
     }
     assert user_tables <= database.user_data.names
+    # Keyed by a hash of the user id rather than the id: its deleter recomputes the hash.
+    assert "answer_feedback" in database.user_data.names
 
 
 async def test_no_plaintext_token_is_stored(database: Database, cipher: TokenCipher) -> None:

@@ -175,6 +175,30 @@ async def test_daily_posts_are_counted_sent_and_failed(
     )
 
 
+async def test_metrics_count_votes_on_answers_by_verdict(
+    harness: Harness, client: aiohttp.ClientSession
+) -> None:
+    before = await scrape(client, harness.bot)
+    for verdict in ("helpful", "not_helpful"):  # both series exist before the first vote
+        assert before.of("magisterium_bot_answer_feedback_total", verdict=verdict) == 0
+    answer = await harness.slash("ask", question="What is grace?")
+    assert answer.message is not None
+    helpful, not_helpful = [c for c in answer.message.custom_ids if c.startswith("fb:")]
+    reader = harness.user(name="reader")
+    await harness.click(answer, helpful, user=reader)  # a vote: helpful
+    await harness.click(answer, not_helpful, user=reader)  # changed: counts not_helpful
+    await harness.click(answer, not_helpful, user=reader)  # withdrawn: counts nothing
+    await harness.click(answer, helpful)  # the asker's own vote
+    samples = await scrape(client, harness.bot)
+    assert samples.of("magisterium_bot_answer_feedback_total", verdict="helpful") == 2
+    assert samples.of("magisterium_bot_answer_feedback_total", verdict="not_helpful") == 1
+    assert not any(
+        name.startswith("magisterium_bot_answer_feedback")
+        and labels - {("verdict", "helpful"), ("verdict", "not_helpful")}
+        for name, labels in samples
+    )  # no other label, no other verdict
+
+
 # -- readiness
 
 

@@ -296,6 +296,10 @@ async def test_the_privacy_notice_says_what_is_kept_for_how_long_and_how_to_dele
         "/daily off",
         "Removing the bot from a server deletes",
         "contact whoever runs the bot",
+        "a keyed hash of your Discord user id",
+        "the answer's id, the server (none in direct messages), your verdict and when",
+        "Your votes on answers: 30 days; older votes are deleted",
+        "/account unlink also deletes your votes on answers",
     ):
         assert fact in text, fact
     assert "<code>/account unlink</code>" in page.source
@@ -379,3 +383,10 @@ def test_the_privacy_notice_states_the_sign_in_lifetimes_the_code_uses() -> None
 
     assert SIGN_IN_MINUTES * 60 == STATE_LIFETIME_SECONDS
     assert timedelta(days=1) == KEPT_AFTER_EXPIRY  # "kept a day longer"
+
+
+def test_the_privacy_notice_states_the_retention_of_votes_the_code_uses() -> None:
+    from bot.services.feedback import RETENTION
+    from bot.web.pages import FEEDBACK_DAYS
+
+    assert timedelta(days=FEEDBACK_DAYS) == RETENTION

@@ -67,7 +67,8 @@ async def test_largest_answer_lists_each_document_once_within_limits(
     harness: Harness, fake: FakeMagisterium
 ) -> None:
     # 40 citations of the fake's 23 documents, cited over and over, paged, with related
-    # questions, privately (so with "Share in channel" too): every control within limits.
+    # questions, privately (so with "Share in channel" too), "Helpful" and "Not helpful":
+    # every control within limits.
     fake.faults.add(Fault.HUGE_ANSWER)
     answer = await harness.slash("ask", question=QUESTION, private=True)
     assert answer.message is not None
@@ -83,11 +84,20 @@ async def test_largest_answer_lists_each_document_once_within_limits(
     assert all(len(i) <= 100 for i in ids)
     assert any(i.startswith("qa:share:") for i in ids)
     assert any(i.startswith("qa:rel:") for i in ids)
+    assert len([i for i in ids if i.startswith(("fb:h:", "fb:n:"))]) == 2
+    assert [c.get("label") for c in rows[-1]["components"]] == [
+        "New conversation",
+        "Share in channel",
+        "Helpful",
+        "Not helpful",
+    ]
 
 
 def test_thirty_documents_and_fifteen_related_questions_keep_within_discords_limits() -> None:
     """The worst the answer view can meet: more documents than a menu holds, more related
-    questions than fit, many pages, shareable. (Built, not sent: the fake never answers so.)"""
+    questions than fit, many pages, shareable, and a task id as long as a custom_id allows
+    beside "fb:h:" (the menu's "qa:src:" takes up to 90 of it). (Built, not sent: the fake
+    never answers so.)"""
     citations = [
         Citation(
             number=i + 1,
@@ -111,9 +121,24 @@ def test_thirty_documents_and_fifteen_related_questions_keep_within_discords_lim
     assert check_view(view) == []
     rows = view.to_components()
     assert len(rows) == ACTION_ROWS
+    # Row 0 the pager (4), 1 the menu, 2-3 ten related questions, 4 the actions and feedback.
+    assert [len(row["components"]) for row in rows] == [4, 1, 5, 5, 4]
+    assert [c["custom_id"][:5] for c in rows[4]["components"]] == [
+        "qa:ne",
+        "qa:sh",
+        "fb:h:",
+        "fb:n:",
+    ]
     [select] = [c for row in rows for c in row["components"] if c["type"] == 3]
     assert len(select["options"]) == SELECT_OPTIONS
     assert [o["value"] for o in select["options"]] == [str(i) for i in range(SELECT_OPTIONS)]
+    view.stop()
+    longest = answer.model_copy(update={"task_id": "t" * 90, "context_id": None})
+    view = answer_view(longest, question=QUESTION, author_id=1, recent=recent, shareable=True)
+    assert check_view(view) == []
+    ids = [c.get("custom_id", "") for row in view.to_components() for c in row["components"]]
+    assert f"qa:src:{'t' * 90}" in ids
+    assert [i for i in ids if i.startswith("fb:")] == [f"fb:h:{'t' * 90}", f"fb:n:{'t' * 90}"]
     view.stop()
 
 

@@ -262,7 +262,7 @@ async def test_session_refuses_with_one_line(session: ConsoleSession) -> None:
         assert reply.failed and message in reply.text
     await session.run_line(f"/ask question:{QUESTION}")
     for line, message in [
-        ("click 99", "there is no [99]; the last reply has 1-6"),
+        ("click 99", "there is no [99]; the last reply has 1-8"),
         ("select 1 x", "[1] is a button: click 1"),
         ("click one", "usage: click N"),
     ]:
