@@ -66,7 +66,9 @@ class NotReadyError(RuntimeError):
 class MagisteriumBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, intents: discord.Intents | None = None) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned,  # slash-only; no prefix commands exist
+            # Required by commands.Bot, never used: on_message below runs no prefix commands
+            # (a mention is a question, answered by cogs.qa.mentions).
+            command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents or default_intents(),
             tree_cls=MagisteriumTree,
@@ -188,6 +190,10 @@ class MagisteriumBot(commands.AutoShardedBot):
             raise StorageUnavailable("the database is not open (the bot is starting or stopping)")
         await self._services.db.ping()
 
+    async def on_message(self, message: discord.Message, /) -> None:
+        """No prefix commands: commands.Bot would read "<@bot> What is grace?" as a command
+        "What" and log CommandNotFound as an ERROR. Cogs' listeners still get every message."""
+
     async def on_app_command_completion(
         self,
         interaction: discord.Interaction[MagisteriumBot],
@@ -204,9 +210,12 @@ class MagisteriumBot(commands.AutoShardedBot):
 
 
 def default_intents() -> discord.Intents:
-    """Guilds and DMs; no privileged intents (DMs to the bot carry their content anyway)."""
+    """Guilds, server messages and DMs; no privileged intent. Without Message Content, Discord
+    sends a server message's text only when it mentions the bot or replies to it (the
+    questions of cogs.qa.mentions); DMs to the bot carry their content anyway."""
     intents = discord.Intents.none()
     intents.guilds = True
+    intents.guild_messages = True
     intents.dm_messages = True
     return intents
 

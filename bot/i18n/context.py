@@ -53,6 +53,9 @@ def use_interaction_locale(interaction: Any) -> None:
             _RECENT.popitem(last=False)
 
 
-def recent_locale(user_id: int) -> str:
-    """The language of ``user_id``'s latest interaction with this process; English if none."""
-    return _RECENT.get(user_id, DEFAULT_LOCALE)
+def recent_locale(user_id: int, default: object = DEFAULT_LOCALE) -> str:
+    """The language of ``user_id``'s latest interaction with this process; else ``default``
+    (a catalogue or Discord locale: a server's language), English when it is none the bot
+    speaks."""
+    known = _RECENT.get(user_id)
+    return known if known is not None else catalogue_locale(default)

@@ -94,13 +94,18 @@ class Paginator(BaseView):
 
     # --- Discord ---------------------------------------------------------------------------------
 
-    async def send(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
-        """Send the first page: as a followup after a defer, else as the response."""
+    async def send(
+        self, interaction: discord.Interaction[Any], *, ephemeral: bool = False
+    ) -> discord.Message | None:
+        """Send the first page: as a followup after a defer (the message it made is returned),
+        else as the response (None: the response's message is not fetched)."""
         view = self if self.children else MISSING
+        sent: discord.Message | None = None
         if interaction.response.is_done():
-            self._edit_via = await interaction.followup.send(
+            sent = await interaction.followup.send(
                 embed=self.current, view=view, ephemeral=ephemeral, wait=True
             )
+            self._edit_via = sent
         else:
             await interaction.response.send_message(
                 embed=self.current, view=view, ephemeral=ephemeral
@@ -108,6 +113,7 @@ class Paginator(BaseView):
             self._edit_via = interaction
         if not self.children:
             self.stop()
+        return sent
 
     async def replace(self, interaction: discord.Interaction[Any]) -> None:
         """Show the first page in place of the message a component was used on (after a
@@ -118,10 +124,27 @@ class Paginator(BaseView):
         if not self.children:
             self.stop()
 
-    async def send_to(self, channel: discord.abc.Messageable) -> discord.Message:
-        """Send the first page as a plain message (a DM answer), not an interaction response."""
+    async def send_to(
+        self,
+        channel: discord.abc.Messageable,
+        *,
+        content: str | None = None,
+        reply_to: discord.MessageReference | None = None,
+    ) -> discord.Message:
+        """Send the first page as a plain message (a DM answer), not an interaction response;
+        with ``reply_to``, as a reply to that message that pings nobody, its author included
+        (``content``: a line above the page)."""
         view = self if self.children else MISSING
-        message = await channel.send(embed=self.current, view=view)
+        if reply_to is None:
+            message = await channel.send(content=content, embed=self.current, view=view)
+        else:
+            message = await channel.send(
+                content=content,
+                embed=self.current,
+                view=view,
+                reference=reply_to,
+                mention_author=False,
+            )
         self._edit_via = message
         if not self.children:
             self.stop()

@@ -58,6 +58,19 @@ class Origin:
         return cls(user_id=user_id, channel_id=channel_id, locale=catalogue_locale(locale))
 
     @classmethod
+    def server_message(
+        cls, user_id: int, guild_id: int, channel_id: int | None, locale: str
+    ) -> Origin:
+        """A message in a server that asks the bot (a mention, a reply to an answer): asked by
+        its author in that server, so the server's account may serve it, as for a command."""
+        return cls(
+            user_id=user_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            locale=catalogue_locale(locale),
+        )
+
+    @classmethod
     def schedule(cls, user_id: int) -> Origin:
         """A daily post, on behalf of the person who set it: its token is the schedule's,
         never the account of the server it posts in."""

@@ -33,6 +33,9 @@ BOT_NAME = "Magisterium AI for Discord"
 SIGN_IN_MINUTES = 10
 # How long a vote on an answer is kept (bot.services.feedback.RETENTION), as the notice states.
 FEEDBACK_DAYS = 30
+# How long the bot remembers which conversation an answer continues (Magisterium keeps a task
+# that long: bot.services.answer_conversations.RETENTION), as the notice states.
+CONVERSATION_HOURS = 24
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,7 +180,15 @@ def _stored() -> str:
         "Never your question or the answer. Server admins see only how many votes of each "
         "kind their server had."
     )
-    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{paragraphs(votes, cookie)}"
+    mentions = _(
+        "If you ask by mentioning the bot in a server, or reply to one of its answers: for "
+        "{hours} hours, which Magisterium conversation each of its public answers, and each "
+        "thread it made, continues (the message's or thread's id, the server's id, and "
+        "Magisterium's conversation and task ids), so that a reply continues it. Never who "
+        "asked, nor the question or the answer. A server's choice of `/server mentions` is "
+        "stored with the server's id, not with who chose it."
+    ).format(hours=CONVERSATION_HOURS)
+    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{paragraphs(votes, mentions, cookie)}"
 
 
 def _sent() -> str:
@@ -236,6 +247,12 @@ def _how_long() -> str:
                 "Your votes on answers: {days} days; older votes are deleted as the bot records "
                 "new ones. Pressing the same button again deletes your vote at once."
             ).format(days=FEEDBACK_DAYS),
+            _(
+                "Which conversation an answer or a thread continues: {hours} hours (a new "
+                "answer in the same thread moves that on), then it is no longer used, and it "
+                "is deleted as the bot records new ones. A server's `/server mentions` choice: "
+                "until the bot leaves the server, which deletes both."
+            ).format(hours=CONVERSATION_HOURS),
         ]
     )
 

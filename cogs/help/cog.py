@@ -32,6 +32,11 @@ COMMANDS = (
     ("/diocese", N_("A diocese's bishop, numbers and finances, with a chart of its statistics.")),
     # Translators: shown like a command in the /help list: sending the bot a direct message.
     (N_("DM the bot"), N_("Ask privately: a plain DM is a question; the conversation continues.")),
+    # Translators: shown like a command in the /help list: @-mentioning the bot in a server.
+    (
+        N_("Mention the bot"),
+        N_("In a server: your question after my mention is answered as a reply to it."),
+    ),
 )
 # The rest of the list under a heading of its own: one field holds at most 1,024 characters.
 SETUP_COMMANDS = (
@@ -80,6 +85,16 @@ SERVER_ACCOUNT = N_(
     "`/server unlink`, or removing the bot, deletes it all at once."
 )
 
+# Translators: /help's paragraph on asking by mention. In backticks: the command as Discord
+# shows it in your language (your translations of its name); keep **…** (bold).
+MENTIONS = N_(
+    "In a server, write **@** and my name, then your question: I answer as a reply, pinging "
+    "no one. Reply to one of my answers, or mention me in a thread I made for a conversation, "
+    "to continue it; anyone may. For that the bot keeps, for 24 hours, which conversation each "
+    "of its answers belongs to, never who asked. Admins can turn mentions off with "
+    "`/server mentions`."
+)
+
 # Translators: /help's paragraph on linking. `/account link`: your translated names; Pro,
 # Organization and Enterprise are the names of Magisterium's plans.
 LINKING = N_(
@@ -124,6 +139,8 @@ def help_embed() -> discord.Embed:
     embed.add_field(name=_("Sharing and sources"), value=_(ANSWERS), inline=False)
     # Translators: /help's heading over the paragraph on a server's own Magisterium account.
     embed.add_field(name=_("A server's account"), value=_(SERVER_ACCOUNT), inline=False)
+    # Translators: /help's heading over the paragraph on asking by mentioning the bot.
+    embed.add_field(name=_("Asking by mention"), value=_(MENTIONS), inline=False)
     embed.add_field(name=_("Privacy"), value=_(PRIVACY), inline=False)
     embed.set_footer(text=footer_text("help"))
     return embed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -22,15 +23,36 @@ FILENAME = "answer.md"
 VIEW_TIMEOUT = 600.0
 
 
-def answer_pager(answer: Answer, *, question: str, author_id: int) -> Paginator:
+@dataclass(frozen=True)
+class Continues:
+    """The conversation a public answer's message continues: a reply to it, or a mention in a
+    thread made for it, asks in the same ``contextId`` (``cogs.qa.conversations``)."""
+
+    context_id: str
+    task_id: str | None
+
+    @classmethod
+    def of(cls, context_id: str | None, task_id: str | None) -> Continues | None:
+        return cls(context_id, task_id) if context_id else None
+
+
+class AnswerPager(Paginator):
+    """An answer's pager, knowing the conversation it continues (None: none to continue)."""
+
+    continues: Continues | None = None
+
+
+def answer_pager(answer: Answer, *, question: str, author_id: int) -> AnswerPager:
     """The paginator for ``answer``, titled with the question (no follow-up buttons yet)."""
-    return Paginator(
+    pager = AnswerPager(
         answer_pages(answer, title=question),
         author_id=author_id,
         full_text=answer_markdown(answer, title=question),
         filename=FILENAME,
         timeout=VIEW_TIMEOUT,
     )
+    pager.continues = Continues.of(answer.context_id, answer.task_id)
+    return pager
 
 
 def is_private_place(interaction: discord.Interaction[MagisteriumBot]) -> bool:

@@ -24,6 +24,7 @@ from bot.i18n import _
 from bot.render.discord_limits import CUSTOM_ID
 from bot.render.embeds import QA_SKILL, footer
 from bot.render.upstream import magisterium_asks
+from cogs.qa.answers import Continues
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -73,6 +74,8 @@ class Clarification(discord.ui.View):
 
     def __init__(self, asked: errors.InputRequired, *, question: str, asker_id: int) -> None:
         super().__init__(timeout=None)
+        # Posted publicly, a reply to it continues the conversation Magisterium asked in.
+        self.continues = Continues.of(asked.context_id, asked.task_id)
         custom_id = reply_custom_id(asker_id, asked.context_id)
         if custom_id is not None:
             self.add_item(_ShownButton(custom_id))
@@ -85,7 +88,9 @@ class Clarification(discord.ui.View):
 
     async def send(
         self, interaction: discord.Interaction[MagisteriumBot], *, ephemeral: bool
-    ) -> None:
+    ) -> discord.Message:
         """After the defer: fill the "thinking…" placeholder with the question."""
         view = self if self.children else discord.utils.MISSING
-        await interaction.followup.send(embed=self.current, view=view, ephemeral=ephemeral)
+        return await interaction.followup.send(
+            embed=self.current, view=view, ephemeral=ephemeral, wait=True
+        )

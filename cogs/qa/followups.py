@@ -29,6 +29,7 @@ from bot.services.user_errors import QuestionDeclined, UserFacingError
 from cogs._feedback import feedback_buttons
 from cogs.qa.answers import ACTIONS_ROW, RELATED_ROWS, answer_pager, is_private_source
 from cogs.qa.clarify import Clarification
+from cogs.qa.conversations import remember_answer
 from cogs.qa.memory import RecentAnswers, recent_answers
 from cogs.qa.share import offer_share, share_possible
 from cogs.qa.sources import source_select
@@ -254,7 +255,9 @@ async def ask_and_send(
     shown = await ask_as_invoker(
         interaction, question, context_id=context_id, private=ephemeral, recent=recent
     )
-    await shown.send(interaction, ephemeral=ephemeral)
+    sent = await shown.send(interaction, ephemeral=ephemeral)
+    if not ephemeral:  # a reply to the public answer continues its conversation
+        await remember_answer(interaction.client, sent, shown, guild_id=interaction.guild_id)
 
 
 # --- related questions ----------------------------------------------------------------------
@@ -296,7 +299,9 @@ async def answer_related(
     )
     if not private and await _post_in_thread(interaction, question, shown):
         return
-    await shown.send(interaction, ephemeral=private)  # the reply fills "thinking…"
+    sent = await shown.send(interaction, ephemeral=private)  # the reply fills "thinking…"
+    if not private:
+        await remember_answer(interaction.client, sent, shown, guild_id=interaction.guild_id)
 
 
 async def _post_in_thread(
@@ -308,7 +313,7 @@ async def _post_in_thread(
         return False
     try:
         thread = message.thread or await message.create_thread(name=thread_name(question))
-        await thread.send(embed=view.current, view=view)
+        sent = await thread.send(embed=view.current, view=view)
     except (discord.HTTPException, ValueError) as exc:
         log.info("qa follow-up not posted in a thread (%s); replying instead", type(exc).__name__)
         return False
@@ -316,4 +321,8 @@ async def _post_in_thread(
         await interaction.delete_original_response()  # the public "thinking…" placeholder
     except discord.HTTPException as exc:
         log.info("qa placeholder not deleted: HTTP %s", exc.status)
+    # A mention in the thread, or a reply to the answer, continues this conversation.
+    await remember_answer(
+        interaction.client, sent, view, guild_id=interaction.guild_id, thread=thread
+    )
     return True

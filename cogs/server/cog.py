@@ -1,5 +1,5 @@
-"""/server link | quota | status | unlink | timezone, and forgetting a server that removed the
-bot.
+"""/server link | quota | status | unlink | timezone | mentions, and forgetting a server that
+removed the bot.
 
 A server's own Magisterium account serves its members who linked none, each within an hourly
 allowance the admins set (bot.services.tokens). The commands are for servers only and need
@@ -29,6 +29,7 @@ from bot.services.token_check import TokenVerdict
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs._zones import SERVER, answer_zone, zone_choices
+from cogs.server.mentions import add_mentions, mentions_embed
 from cogs.server.replies import add_feedback, quota_embed, status_embed, verdict_embed
 from cogs.server.sign_in import ServerSignIns
 from cogs.server.views import ServerTokenModal
@@ -100,6 +101,8 @@ class ServerCog(commands.Cog):
         try:
             removed = await self.servers.unlink(guild.id)
             zone_removed = await self.bot.services.timezones.forget_server(guild.id)
+            await self.bot.services.server_settings.forget_server(guild.id)
+            await self.bot.services.answer_conversations.forget_server(guild.id)
         except StorageUnavailable:
             log.warning("could not delete the account of guild %s: storage down", guild.id)
             return
@@ -179,6 +182,7 @@ class ServerCog(commands.Cog):
         usage = await self.bot.services.server_quota.usage(guild_id)
         embed = status_embed(account, usage)
         add_feedback(embed, await self.bot.services.feedback.counts(guild_id))
+        add_mentions(embed, await self.bot.services.server_settings.mentions_enabled(guild_id))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @server.command(
@@ -200,6 +204,26 @@ class ServerCog(commands.Cog):
         await interaction.followup.send(
             embed=notice_embed(_("Server account unlinked"), text), ephemeral=True
         )
+
+    @server.command(
+        # Translators: a Discord subcommand name (/server mentions): lowercase, one word.
+        name=N_("mentions"),
+        # Translators: /server mentions' description, at most 100 characters.
+        description=N_("Whether a message that mentions the bot here is answered as a question"),
+    )
+    # Translators: a Discord option name (lowercase, one word): true/false, on or off.
+    @app_commands.rename(enabled=N_("enabled"))
+    @app_commands.describe(
+        enabled=N_("True: mentions with a question are answered (the default); False: ignored")
+    )
+    async def mentions(
+        self, interaction: discord.Interaction[MagisteriumBot], enabled: bool
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        await self.bot.services.server_settings.set_mentions(guild_id, enabled)
+        log.info("server mentions in guild %s: %s", guild_id, "on" if enabled else "off")
+        await interaction.followup.send(embed=mentions_embed(enabled), ephemeral=True)
 
     @server.command(
         # Translators: a Discord subcommand name (/server timezone): lowercase, one word.

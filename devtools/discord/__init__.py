@@ -20,6 +20,8 @@ Discord. See :class:`Harness` and the ``harness`` fixture in ``devtools.discord.
     choices = await harness.autocomplete("readings", "date", "tom")
     quoted = await harness.context_menu("Ask Magisterium", target_message=result.message)
     exchange = await harness.dm_message(user, "hello")
+    asked = await harness.mention(user, "What is grace?")             # MESSAGE_CREATE in a server
+    again = await harness.reply(user, asked.replies[0], "And mercy?")  # a reply, pinging the bot
 
 Modules: ``harness`` (:class:`Harness` and its lifecycle), assembled from ``core`` (state,
 users, guilds, places), ``dispatch`` (sending interactions), ``app_commands`` (slash,

@@ -83,6 +83,12 @@ class HarnessCore:
         self._cdn: dict[str, bytes] = {}
         self._resolver = Resolver(self._as_user, self._ensure_member, self._cdn)
         self._expire_next = False
+        # Channels the bot showed "Typing…" in, in order (``channel.typing()``).
+        self.typing_in: list[int] = []
+        # Discord's documentation promises a message's text to an app without the Message
+        # Content intent when the app is @mentioned; it says nothing of a mention of the app's
+        # role. The harness withholds the text then, unless a test says otherwise.
+        self.content_for_role_mentions = False
         self.default_user = self.user(name="tester")
 
     def user(

@@ -76,6 +76,7 @@ class Harness(AppCommandsMixin, ComponentsMixin, MessagesMixin):
             )
             world.record_channel_sends(bot, harness._on_channel_send, harness._before_channel_send)
             harness._serve_cdn()
+            harness._record_typing()
             harness._serve_empty_history()
             cls._active = harness
             yield harness

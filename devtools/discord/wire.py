@@ -228,6 +228,36 @@ def message_payload(
     return data
 
 
+def thread_payload(
+    thread_id: int,
+    *,
+    parent: discord.abc.GuildChannel,
+    name: str,
+    owner_id: int,
+    kind: int = 11,
+) -> JSON:
+    """A thread as THREAD_CREATE and the thread endpoints describe it (type 11: public)."""
+    return {
+        "id": str(thread_id),
+        "type": kind,
+        "guild_id": str(parent.guild.id),
+        "parent_id": str(parent.id),
+        "owner_id": str(owner_id),
+        "name": name,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "locked": False,
+            "archive_timestamp": now_iso(),
+        },
+        "message_count": 0,
+        "member_count": 1,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "last_message_id": None,
+    }
+
+
 def attachment_payload(
     attachment_id: int, channel_id: int, filename: str, size: int, content_type: str | None
 ) -> JSON:

@@ -7,8 +7,9 @@ a sharded client needs. Each one, and why:
 1. Members intent. dpytest caches members through GUILD_MEMBER_ADD, which needs the ``joined``
    member-cache flag, which needs the members intent when the state is built. The intent is
    switched on for the construction only; the fake state then gets the bot's real intents back
-   (guilds + dm_messages) and keeps only the ``joined`` cache flag, so ``bot.intents`` and
-   intent-guarded calls (``guild.chunk``, ``fetch_members``) still behave as in production.
+   (guilds, guild_messages, dm_messages) and keeps only the ``joined`` cache flag, so
+   ``bot.intents`` and intent-guarded calls (``guild.chunk``, ``fetch_members``) still behave
+   as in production.
 2. Connection-state swap. ``backend.configure`` replaces ``bot._connection`` with a fresh
    ``FakeState`` (a plain ``ConnectionState``, not ``AutoShardedConnectionState``). Rebound or
    carried over from the old state: the command tree (``state._command_tree``, ``tree._state``,

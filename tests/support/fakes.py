@@ -9,12 +9,14 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import discord
 import pytest
 
 from bot.a2a.models import Task
 from bot.accounts import TokenCipher
 from bot.i18n import compiled_catalogues
 from devtools.discord.records import http_error
+from devtools.discord.wire import thread_payload
 
 if TYPE_CHECKING:
     from devtools.discord import Harness
@@ -82,34 +84,24 @@ async def refuse_thread(*args: Any, **kwargs: Any) -> Any:
 
 class FakeThreads:
     """``bot.http.start_thread_with_message`` answering as Discord does (dpytest has no
-    threads): each thread it opens is recorded, with the message it was opened on."""
+    threads): the thread takes the id of the message it is started on, and the bot then gets
+    its THREAD_CREATE, which puts it in the cache (so messages posted in it find it). Each
+    thread it opens is recorded, with the message it was opened on."""
 
     def __init__(self, harness: Harness) -> None:
         self.harness = harness
         self.opened: list[dict[str, Any]] = []
 
     async def __call__(self, channel_id: int, message_id: int, **fields: Any) -> dict[str, Any]:
-        channel = self.harness.channel
+        found = self.harness.bot.get_channel(int(channel_id))
+        channel = found if isinstance(found, discord.TextChannel) else self.harness.channel
         bot_user = self.harness.bot.user
         assert bot_user is not None
-        data = {
-            "id": str(channel.id + 1000 + len(self.opened)),
-            "type": 11,
-            "guild_id": str(channel.guild.id),
-            "parent_id": str(channel_id),
-            "owner_id": str(bot_user.id),
-            "name": fields["name"],
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "locked": False,
-                "archive_timestamp": "2026-01-01T00:00:00+00:00",
-            },
-            "message_count": 0,
-            "member_count": 1,
-            "rate_limit_per_user": 0,
-        }
+        data = thread_payload(
+            int(message_id), parent=channel, name=fields["name"], owner_id=bot_user.id
+        )
         self.opened.append({"message_id": message_id, **data})
+        self.harness.thread(fields["name"], parent=channel, thread_id=int(message_id))
         return data
 
 

@@ -319,7 +319,8 @@ async def test_help_names_commands_as_discord_shows_them_in_the_language(
     assert_translated([embed])
     lines = commands.splitlines()
     assert lines[0].startswith("`/⟦ask⟧` — ⟦")  # the same catalogue entry `sync` localises
-    assert lines[-1].startswith("`⟦DM the bot⟧` — ⟦")
+    assert lines[-2].startswith("`⟦DM the bot⟧` — ⟦")
+    assert lines[-1].startswith("`⟦Mention the bot⟧` — ⟦")
     assert setup.splitlines()[-1].startswith("`/⟦server⟧` — ⟦")
     pattern = r"`(/⟦[a-z]+⟧( ⟦[a-z]+⟧)?|⟦[^⟧]+⟧)` — ⟦[^⟧]+⟧"  # `/⟦account⟧ ⟦timezone⟧` too
     assert all(re.fullmatch(pattern, line) for line in lines + setup.splitlines()), lines

@@ -38,11 +38,12 @@ def store(database: Database, clock: FakeWallClock) -> AnswerConversationStore:
 
 async def count(database: Database) -> int:
     async with database.session() as session:
-        return int(await session.scalar(select(func.count()).select_from(AnswerConversationRow)))
+        found = await session.scalar(select(func.count()).select_from(AnswerConversationRow))
+        return int(found or 0)
 
 
 def test_retention_is_the_24_hours_magisterium_keeps_a_task() -> None:
-    assert RETENTION == dt.timedelta(hours=24)
+    assert dt.timedelta(hours=24) == RETENTION
 
 
 async def test_an_answer_continues_its_conversation_for_24_hours(
@@ -102,17 +103,24 @@ async def test_ids_that_do_not_fit_are_not_recorded(
 async def test_expired_rows_are_deleted_as_new_ones_are_recorded_at_most_hourly(
     store: AnswerConversationStore, database: Database, clock: FakeWallClock
 ) -> None:
-    await store.remember(1, kind=Kind.MESSAGE, guild_id=PARISH, context_id="c1", task_id=None)
-    clock.advance(hours=24, minutes=30)  # row 1 expired
-    await store.remember(2, kind=Kind.MESSAGE, guild_id=PARISH, context_id="c2", task_id=None)
-    assert await count(database) == 2  # purged at the first record, an hour ago at most: not yet
-    clock.advance(minutes=31)
-    assert PURGE_EVERY == dt.timedelta(hours=1)
+    async def record(message_id: int) -> None:
+        await store.remember(
+            message_id, kind=Kind.MESSAGE, guild_id=PARISH, context_id="c", task_id=None
+        )
+
+    await record(1)  # T0, and the process's first purge
     clock.advance(minutes=30)
-    await store.remember(3, kind=Kind.MESSAGE, guild_id=PARISH, context_id="c3", task_id=None)
-    assert await count(database) == 2  # row 1 went
-    assert await store.find(1) is None
-    assert await store.find(2) is not None
+    await record(2)  # expires at T0 + 24 h 30
+    clock.now = T0 + RETENTION + dt.timedelta(minutes=10)
+    await record(3)  # a purge: row 1 expired
+    assert await count(database) == 2 and await store.find(1) is None
+    clock.now = T0 + RETENTION + dt.timedelta(minutes=40)
+    await record(4)  # row 2 expired, but the last purge was 30 minutes ago
+    assert await count(database) == 3 and await store.find(2) is None
+    clock.now += PURGE_EVERY - dt.timedelta(minutes=29)
+    await record(5)
+    assert await count(database) == 3  # rows 3, 4 and 5
+    assert await store.find(3) is not None
 
 
 async def test_purge_deletes_only_expired_rows(

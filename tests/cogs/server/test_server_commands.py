@@ -321,14 +321,26 @@ def test_the_synced_command_needs_manage_server_in_servers_only(harness: Harness
     assert spec["contexts"] == [0]  # guild only: never in DMs or private channels
     assert spec["integration_types"] == [0]  # installed to servers, not to users
     names = {option["name"] for option in spec["options"]}
-    assert names == {"link", "quota", "status", "unlink", "timezone"}
+    assert names == {"link", "quota", "status", "unlink", "timezone", "mentions"}
 
 
 @pytest.mark.parametrize(
-    "name", ["server link", "server status", "server unlink", "server quota", "server timezone"]
+    "name",
+    [
+        "server link",
+        "server status",
+        "server unlink",
+        "server quota",
+        "server timezone",
+        "server mentions",
+    ],
 )
 async def test_a_member_without_manage_server_cannot_run_it(harness: Harness, name: str) -> None:
-    options = {"per_hour": 1, "qa_per_hour": 1} if name == "server quota" else {}
+    by_name: dict[str, dict[str, Any]] = {
+        "server quota": {"per_hour": 1, "qa_per_hour": 1},
+        "server mentions": {"enabled": False},
+    }
+    options = by_name.get(name, {})
     with pytest.raises(CommandUnavailable, match="manage_guild"):
         await harness.slash(name, options=options)
     with pytest.raises(CommandUnavailable, match="not offered in a"):

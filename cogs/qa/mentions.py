@@ -1,0 +1,447 @@
+"""Questions asked where people talk: in a server, a message that mentions the bot, or replies
+to one of its answers, is a question (catholic_qa), answered publicly as a reply to it.
+
+The answer is what a public ``/ask`` shows (``answer_view``: pages, "Read a source…", related
+questions, "New conversation", the feedback buttons), sent as a reply that pings nobody, the
+asker included, with "Typing…" while Magisterium works. It is asked as its author
+(``Origin.server_message``: their own token, else the server's account, else the shared one).
+
+What counts (``cogs.qa.mention_text`` reads the text):
+
+* the bot's user mention, or its own managed role's where Discord delivers the text (a role
+  mention whose text is withheld gets a note saying to mention the app itself);
+* a reply to one of the bot's messages (Discord adds the mention unless the replier turns it
+  off, and then withholds the text);
+* not: a mention only inside code or a quote, @everyone/@here alone, messages of bots, webhooks
+  and the system, DMs (``cogs.dm``), servers whose admins turned mentions off
+  (``/server mentions``), channels where the bot cannot post.
+
+What it continues: a reply to a recorded answer asks in that answer's conversation, whoever
+writes it; a mention in a thread made for a conversation (or started on an answer) continues
+the thread's. A reply to a message that is no answer is a new question; a reply to an answer,
+or a mention in the bot's thread, whose conversation Magisterium forgot (24 h) is a new question
+with a note saying so. See ``cogs.qa.conversations`` for what is recorded.
+
+Bad input: a bare mention gets a short how-to; a message over 2,000 characters is asked with
+its first 2,000 and the reply says so; a question deleted before its answer is ready gets no
+answer (its text would be the answer's title, public again); an edit is not a new question
+(the answer is to the text as sent); errors get the words ``/ask`` gives them, as a reply.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+from discord.utils import escape_markdown, snowflake_time
+
+from bot.a2a import errors
+from bot.a2a.skills import CATHOLIC_QA
+from bot.accounts.wall_clock import utcnow
+from bot.app.error_reporting import error_embed_for, outcome_of
+from bot.app.lifecycle import restarting_notice
+from bot.i18n import N_, _, format_number, recent_locale, using_locale
+from bot.render.embeds import notice_embed
+from bot.render.pager import Paginator
+from bot.services.answer_conversations import RETENTION, Conversation, Kind
+from bot.services.origin import Origin
+from bot.services.user_errors import QuestionDeclined
+from bot.storage import StorageUnavailable
+from cogs.qa.clarify import REPLY_PREFIX, Clarification
+from cogs.qa.conversations import remember_answer
+from cogs.qa.followups import NEW_CONVERSATION_ID, answer_view
+from cogs.qa.memory import recent_answers
+from cogs.qa.mention_text import Mentioned, Question, addresses, mention_names, question_of
+from cogs.qa.text import MAX_QUESTION
+
+if TYPE_CHECKING:
+    from bot.app import MagisteriumBot
+
+log = logging.getLogger(__name__)
+
+MENTIONS_COG_NAME = "Mentions"
+QUESTION_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+
+# Translators: the title of the reply to a message that mentions the bot with no question.
+HOW_TO_TITLE = N_("Ask me a question")
+# Translators: the reply to a bare mention. {name}: the bot's name in this server; {ask}: the
+# /ask command as Discord shows it in your language. Keep **…** (bold) around the example.
+HOW_TO = N_(
+    "Mention me with your question in the same message, for example: "
+    "**@{name} What is grace?** Or use `{ask}`."
+)
+# Translators: the reply when someone mentioned the bot's role (Discord makes one with the
+# bot's name in each server) and Discord did not show the bot that message's text.
+ROLE_HOW_TO = N_(
+    "I cannot read a message that mentions my role. Mention me, the app **@{name}** (not the "
+    "role of that name), followed by your question. Or use `{ask}`."
+)
+# Translators: a line above an answer; {limit} is a number of characters (2,000).
+CUT_NOTE = N_(
+    "Your message is longer than {limit} characters: I asked Magisterium about its first {limit}."
+)
+# Translators: a line above an answer to a reply to an old answer (or in an old thread).
+EXPIRED_NOTE = N_(
+    "That conversation has expired (Magisterium keeps one for {hours} hours), so I answered "
+    "this as a new question."
+)
+# Translators: the bot may post in the channel but not show embeds. {ask}: the /ask command.
+NO_EMBEDS = N_(
+    "I need the Embed Links permission in this channel to show answers here. A server admin "
+    "can grant it; meanwhile, use `{ask}`."
+)
+
+
+def _ask_command() -> str:
+    """``/ask`` as Discord shows it in the current language."""
+    return "/" + _("ask")
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    found: list[str] = []
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                found.append(custom_id)
+    return found
+
+
+def looks_like_answer(message: discord.Message) -> bool:
+    """An answer of the bot's to a question, or Magisterium's question back: both carry
+    buttons only those have ("New conversation", "Reply")."""
+    return any(
+        custom_id == NEW_CONVERSATION_ID or custom_id.startswith(f"{REPLY_PREFIX}:")
+        for custom_id in _custom_ids(message)
+    )
+
+
+def _older_than_retention(object_id: int, now: datetime) -> bool:
+    return now - snowflake_time(object_id) >= RETENTION
+
+
+class _Permissions:
+    """What the bot may do in a channel, for answering there."""
+
+    def __init__(self, channel: discord.abc.Messageable, me: discord.Member) -> None:
+        perms = (
+            channel.permissions_for(me)
+            if isinstance(channel, discord.abc.GuildChannel | discord.Thread)
+            else discord.Permissions.none()
+        )
+        in_thread = isinstance(channel, discord.Thread)
+        locked = isinstance(channel, discord.Thread) and channel.locked and not perms.manage_threads
+        send = perms.send_messages_in_threads if in_thread else perms.send_messages
+        self.send = bool(perms.view_channel and send and not locked)
+        self.embed = bool(perms.embed_links)
+        self.reply = bool(perms.read_message_history)  # Discord asks it of a reply
+
+
+class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
+    def __init__(self, bot: MagisteriumBot) -> None:
+        self.bot = bot
+        self.now = utcnow  # an aware clock; tests move it
+        # The questions being answered now, and which of them were deleted meanwhile.
+        self._answering: set[int] = set()
+        self._deleted: set[int] = set()
+
+    # --- events ------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        guild, me = message.guild, self.bot.user
+        if guild is None or me is None or not _from_a_person(message):
+            return
+        member = guild.me
+        mentioned = Mentioned(me.id, getattr(guild.self_role, "id", None))
+        user_mentioned = any(user.id == me.id for user in message.mentions)
+        role_mentioned = mentioned.role_id is not None and any(
+            role.id == mentioned.role_id for role in message.role_mentions
+        )
+        if member is None or not (user_mentioned or role_mentioned):
+            return
+        replies_to_bot = user_mentioned and _replies_to(message, me.id)
+        addressed = replies_to_bot or addresses(message.content, mentioned)
+        # The bot's role mentioned, and the text withheld: say to mention the app instead.
+        role_unread = not addressed and role_mentioned and not message.content.strip()
+        if not (addressed or role_unread):
+            return  # a mention only in code or quotes, or of someone else
+        permissions = _Permissions(message.channel, member)
+        if not permissions.send:
+            log.info("mention in guild %s: cannot post in channel %s", guild.id, message.channel.id)
+            return
+        if not await self._mentions_on(guild.id):
+            return
+        locale = recent_locale(message.author.id, guild.preferred_locale)
+        with using_locale(locale):
+            if role_unread:
+                await self._reply(message, permissions, embed=_how_to(member, ROLE_HOW_TO))
+            else:
+                await self._handle(message, mentioned, permissions, locale)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        if payload.message_id in self._answering:
+            self._deleted.add(payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        self._deleted.update(self._answering & payload.message_ids)
+
+    # --- answering ---------------------------------------------------------------------------
+
+    async def _mentions_on(self, guild_id: int) -> bool:
+        try:
+            return await self.bot.services.server_settings.mentions_enabled(guild_id)
+        except StorageUnavailable as error:
+            # The admins may have turned mentions off: answer nothing rather than ignore them.
+            log.warning("mention in guild %s left unanswered: %s", guild_id, error)
+            return False
+
+    async def _handle(
+        self,
+        message: discord.Message,
+        mentioned: Mentioned,
+        permissions: _Permissions,
+        locale: str,
+    ) -> None:
+        assert message.guild is not None and message.guild.me is not None
+        if not permissions.embed:
+            await self._reply(message, permissions, content=_(NO_EMBEDS).format(ask=_ask_command()))
+            return
+        if self.bot.draining:
+            await self._reply(message, permissions, embed=restarting_notice())
+            return
+        question = question_of(message.content, mentioned, names=_names(message))
+        if not question.text:
+            await self._reply(message, permissions, embed=_how_to(message.guild.me, HOW_TO))
+            return
+        self._answering.add(message.id)
+        try:
+            await self._answer(message, question, permissions, locale)
+        finally:
+            self._answering.discard(message.id)
+            self._deleted.discard(message.id)
+
+    async def _answer(
+        self, message: discord.Message, question: Question, permissions: _Permissions, locale: str
+    ) -> None:
+        guild = message.guild
+        assert guild is not None
+        conversation, expired = await self._conversation(message)
+        origin = Origin.server_message(message.author.id, guild.id, message.channel.id, locale)
+        notes = []
+        if question.cut:
+            notes.append(_(CUT_NOTE).format(limit=format_number(MAX_QUESTION)))
+        if expired:
+            notes.append(_(EXPIRED_NOTE).format(hours=int(RETENTION.total_seconds() // 3600)))
+        content = "\n".join(notes) or None
+        try:
+            async with contextlib.AsyncExitStack() as typing:
+                await _start_typing(typing, message.channel)
+                view = await self._ask(message, question.text, origin, conversation)
+        except Exception as error:  # the words /ask gives it, as a reply
+            self.bot.metrics.command_finished("mention", outcome_of(error))
+            embed = error_embed_for(error, where="mention")
+            if message.id not in self._deleted:
+                await self._reply(message, permissions, embed=embed)
+            return
+        self.bot.metrics.command_finished("mention", "ok")
+        if message.id in self._deleted:
+            log.info("mention in guild %s deleted before its answer: not posted", guild.id)
+            view.stop()
+            return
+        sent = await self._post(message, permissions, view, content)
+        if sent is None:
+            return
+        thread = message.channel if isinstance(message.channel, discord.Thread) else None
+        # The thread continues this conversation when it continued one, or the bot made it.
+        keeps_thread = thread is not None and (
+            (conversation is not None and conversation.kind is Kind.THREAD)
+            or thread.owner_id == getattr(self.bot.user, "id", None)
+        )
+        await remember_answer(
+            self.bot, sent, view, guild_id=guild.id, thread=thread if keeps_thread else None
+        )
+
+    async def _ask(
+        self,
+        message: discord.Message,
+        question: str,
+        origin: Origin,
+        conversation: Conversation | None,
+    ) -> Paginator | Clarification:
+        """Magisterium's answer as ``/ask`` shows it, or its question back."""
+        context_id = conversation.context_id if conversation is not None else None
+        try:
+            answer = await self.bot.services.magisterium.call(
+                origin, CATHOLIC_QA, question, context_id=context_id
+            )
+        except errors.InputRequired as asked:
+            return Clarification(asked, question=question, asker_id=message.author.id)
+        except errors.TaskRejected as rejected:
+            raise QuestionDeclined(question, rejected) from None
+        return answer_view(
+            answer,
+            question=question,
+            author_id=message.author.id,
+            recent=recent_answers(self.bot),
+        )
+
+    async def _conversation(self, message: discord.Message) -> tuple[Conversation | None, bool]:
+        """The conversation the message continues (the answer it replies to, else the thread
+        it is in), and whether one it would have continued has expired."""
+        places: list[int] = []
+        reference = message.reference
+        if reference is not None and reference.message_id is not None:
+            places.append(reference.message_id)
+        if isinstance(message.channel, discord.Thread):
+            places.append(message.channel.id)
+        store = self.bot.services.answer_conversations
+        try:
+            for place in places:
+                found = await store.find(place)
+                if found is not None:
+                    return found, False
+        except StorageUnavailable as error:
+            log.warning("mention asked as a new question: %s", error)
+            return None, False
+        return None, self._expired(message)
+
+    def _expired(self, message: discord.Message, now: datetime | None = None) -> bool:
+        """A reply to an answer of the bot's, or a mention in a thread the bot made, that no
+        longer continues anything because Magisterium forgot the conversation."""
+        me = self.bot.user
+        if me is None:
+            return False
+        now = now or self.now()
+        reference = message.reference
+        replied = reference.resolved if reference is not None else None
+        if isinstance(replied, discord.Message) and replied.author.id == me.id:
+            return looks_like_answer(replied) and _older_than_retention(replied.id, now)
+        channel = message.channel
+        return (
+            isinstance(channel, discord.Thread)
+            and channel.owner_id == me.id
+            and _older_than_retention(channel.id, now)
+        )
+
+    # --- sending -----------------------------------------------------------------------------
+
+    async def _post(
+        self,
+        message: discord.Message,
+        permissions: _Permissions,
+        view: Paginator | Clarification,
+        content: str | None,
+    ) -> discord.Message | None:
+        """The answer (or Magisterium's question back) as a reply to ``message``."""
+        reference = _reference(message, permissions)
+        try:
+            if isinstance(view, Clarification):
+                shown = view if view.children else None
+                return await _send(
+                    message.channel, reference, content=content, embed=view.current, view=shown
+                )
+            return await view.send_to(message.channel, content=content, reply_to=reference)
+        except discord.HTTPException as exc:
+            view.stop()
+            log.info("mention answer not posted: HTTP %s code %s", exc.status, exc.code)
+            return None
+
+    async def _reply(
+        self,
+        message: discord.Message,
+        permissions: _Permissions,
+        *,
+        embed: discord.Embed | None = None,
+        content: str | None = None,
+    ) -> None:
+        """A short reply (a how-to, a note, an error) that pings nobody."""
+        reference = _reference(message, permissions)
+        try:
+            if embed is not None and permissions.embed:
+                await _send(message.channel, reference, content=content, embed=embed)
+            else:
+                await _send(message.channel, reference, content=content or _plain(embed))
+        except discord.HTTPException as exc:
+            log.info("mention reply not posted: HTTP %s code %s", exc.status, exc.code)
+
+
+def _from_a_person(message: discord.Message) -> bool:
+    """Not a bot, a webhook or the system, and an ordinary message or reply."""
+    author = message.author
+    return (
+        not (author.bot or author.system or message.webhook_id is not None)
+        and message.type in QUESTION_TYPES
+    )
+
+
+def _replies_to(message: discord.Message, bot_id: int) -> bool:
+    """A reply to one of the bot's messages (as far as Discord says: the replied message, or,
+    when it is gone or unresolved, the bot's mention Discord added to the reply)."""
+    reference = message.reference
+    if message.type is not discord.MessageType.reply or reference is None:
+        return False
+    replied = reference.resolved
+    if isinstance(replied, discord.Message):
+        return replied.author.id == bot_id
+    return True  # the bot is in the mentions and the replied message is unknown
+
+
+def _names(message: discord.Message) -> dict[str, str]:
+    return mention_names(
+        ((user.id, user.display_name) for user in message.mentions),
+        ((role.id, role.name) for role in message.role_mentions),
+        ((channel.id, getattr(channel, "name", "")) for channel in message.channel_mentions),
+    )
+
+
+def _how_to(me: discord.Member, text: str) -> discord.Embed:
+    name = escape_markdown(me.display_name)
+    return notice_embed(_(HOW_TO_TITLE), _(text).format(name=name, ask=_ask_command()))
+
+
+def _plain(embed: discord.Embed | None) -> str:
+    if embed is None:
+        return ""
+    return "\n".join(part for part in (embed.title, embed.description) if part)[:2000]
+
+
+def _reference(
+    message: discord.Message, permissions: _Permissions
+) -> discord.MessageReference | None:
+    """A reply's reference to ``message`` (Discord needs Read Message History for one); a
+    question deleted meanwhile makes it a plain message rather than a failure."""
+    return message.to_reference(fail_if_not_exists=False) if permissions.reply else None
+
+
+async def _send(
+    channel: discord.abc.Messageable,
+    reference: discord.MessageReference | None,
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+) -> discord.Message:
+    """A message in ``channel``, as a reply to ``reference`` that pings nobody when given."""
+    kwargs: dict[str, Any] = {}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if reference is not None:
+        kwargs.update(reference=reference, mention_author=False)
+    return await channel.send(content, **kwargs)
+
+
+async def _start_typing(stack: contextlib.AsyncExitStack, channel: discord.abc.Messageable) -> None:
+    """Show "Typing…" in ``channel`` until ``stack`` closes; an answer never fails for it."""
+    try:
+        await stack.enter_async_context(channel.typing())
+    except discord.HTTPException as exc:
+        log.info("no typing indicator: HTTP %s", exc.status)
