@@ -32,7 +32,9 @@ DATABASE_URL is set. Lines look like Discord's:
 
 A value runs to the next option name of that command followed by a colon; double quotes
 around a value are dropped. Then `click N`, `select N CHOICE` and `submit TEXT` act on the
-last reply; `help` lists every command, `quit` (or Ctrl-D) leaves.
+last reply; `@bot TEXT` mentions the bot in the console's server channel and `reply TEXT`
+replies to the bot's last public message there (both answered as in a server); `help` lists
+every command, `quit` (or Ctrl-D) leaves.
 
 Exit status with -c: 0 when the bot answered, 1 when the line was refused or the bot answered
 with an error message (a red error embed) or not at all, 2 when the console could not start.

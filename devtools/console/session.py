@@ -29,8 +29,11 @@ log = logging.getLogger(__name__)
 
 # The console's person runs everything a server owner could, /daily included.
 OWNER = discord.Permissions.all()
+MENTION_VERB = "@bot"
 CONSOLE_HELP = """\
 Console commands:
+  @bot TEXT             mention the bot with TEXT in the console's server channel
+  reply TEXT            reply with TEXT to the bot's last public message there
   click N               press button [N] of the last reply
   select N CHOICE       pick CHOICE (its number, label or value) in menu [N]
   submit TEXT           fill in and send the form the last reply opened
@@ -52,6 +55,7 @@ class ConsoleSession:
     _controls: list[Control] = field(default_factory=list)
     _modal: Any = None  # the InteractionResult that opened the form still waiting
     _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
+    _last_public: Any = None  # the bot's last public message shown: what `reply` answers
 
     async def run_line(self, line: str) -> Reply:
         """What Discord would show for one console line; never raises for bad input."""
@@ -64,13 +68,18 @@ class ConsoleSession:
                 return await self._slash(text)
             if verb == "help":
                 return Reply(self.help_text())
+            if verb.lower() == MENTION_VERB:
+                return await self._message(await self.harness.mention(self._me, rest.strip()))
+            if verb == "reply":
+                return await self._reply(rest.strip())
             if verb == "click":
                 return await self._click(rest)
             if verb == "select":
                 return await self._select(rest)
             if verb == "submit":
                 return await self._submit(rest)
-            return Reply(f"{text!r} is not a command: start with / (try /help) or type help", True)
+            hint = "start with / (try /help) or @bot, or type help"
+            return Reply(f"{text!r} is not a command: {hint}", True)
         except ConsoleInputError as error:
             return Reply(str(error), failed=True)
         except Exception as error:  # the harness refusing or the bot failing: one line each
@@ -125,10 +134,34 @@ class ConsoleSession:
         self._modal, self._modal_inputs = None, []
         return self._show(result)
 
+    @property
+    def _me(self) -> Any:
+        return self.harness.default_user
+
+    async def _reply(self, text: str) -> Reply:
+        if not text:
+            raise ConsoleInputError("usage: reply TEXT")
+        target = self._last_public
+        if target is None or target.deleted:
+            raise ConsoleInputError("no public message of the bot to reply to: try @bot TEXT")
+        return await self._message(await self.harness.reply(self._me, target, text))
+
+    async def _message(self, exchange: Any) -> Reply:
+        """The bot's messages in answer to a message typed in its server channel."""
+        sent = [m for m in exchange.replies if not m.deleted]
+        result = _Sent(sent)
+        shown = self._show(result)
+        notes = [_reply_note(message) for message in sent]
+        lines = shown.text.split("\n") if sent else ["(the bot sent nothing)"]
+        return Reply("\n".join([*filter(None, notes[:1]), *lines]), shown.failed or not sent)
+
     def _show(self, result: Any) -> Reply:
         rendered: Rendered = render_result(result, self._name)
         if result.visible_messages:
             self._controls = rendered.controls
+        public = [m for m in result.visible_messages if not m.ephemeral]
+        if public:
+            self._last_public = public[-1]
         if rendered.modal_inputs:
             self._modal, self._modal_inputs = result, rendered.modal_inputs
         errors = [
@@ -183,6 +216,25 @@ class ConsoleSession:
                 raise ConsoleInputError(f"cannot read {path}: {error.strerror}") from None
         default = self.harness.default_user
         return default if name in ("me", default.name) else self.harness.user(name=name)
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """Messages the bot sent in a channel, shaped like an interaction's outcome."""
+
+    visible_messages: list[Any]
+    modal: None = None
+    callback_type: int = 4
+
+
+def _reply_note(message: Any) -> str | None:
+    """How Discord marks a reply: to which message, and whether it pings the replied author."""
+    request = message.request or {}
+    if not request.get("message_reference"):
+        return None
+    mentions = request.get("allowed_mentions") or {}
+    pinged = mentions.get("replied_user", True) or mentions.get("parse")
+    return "(a reply to your message" + ("" if pinged else "; it pings nobody") + ")"
 
 
 def _choices(control: Control, typed: str) -> list[str]:

@@ -285,6 +285,33 @@ async def test_session_help_lists_every_command(
     reply = await session.run_line("help")
     assert all(spec.usage() in reply.text for spec in specs)
     assert "click N" in reply.text and "quit" in reply.text
+    assert "@bot TEXT" in reply.text and "reply TEXT" in reply.text
+
+
+async def test_session_mentions_the_bot_in_its_server_channel(
+    session: ConsoleSession, fake: FakeMagisterium
+) -> None:
+    reply = await session.run_line(f"@bot {QUESTION}")
+    assert not reply.failed, reply.text
+    assert reply.text.startswith("(a reply to your message; it pings nobody)")
+    assert EPHEMERAL_MARK not in reply.text and "[1] " in reply.text
+    assert fake.requests  # asked Magisterium
+    bare = await session.run_line("@bot")
+    assert not bare.failed and bare.text.startswith("(a reply to your message")
+
+
+async def test_session_replies_to_the_bots_last_answer(
+    session: ConsoleSession, fake: FakeMagisterium
+) -> None:
+    refused = await session.run_line("reply Tell me more")
+    assert refused.failed and "no public message of the bot to reply to" in refused.text
+    await session.run_line(f"/ask question:{QUESTION}")
+    followed = await session.run_line("reply Tell me more")
+    assert not followed.failed, followed.text
+    assert followed.text.startswith("(a reply to your message; it pings nobody)")
+    assert len(fake.requests) == 2 and "Continuing our conversation" in followed.text
+    empty = await session.run_line("reply")
+    assert empty.failed and "usage: reply TEXT" in empty.text
 
 
 # --- the command ------------------------------------------------------------------------------
