@@ -39,10 +39,26 @@ DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HELLO, HEARTB
     11,
 )
 ACK_ROUND_TRIP_SECONDS = 0.02
-PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
+MESSAGE_CONTENT_INTENT = 1 << 15
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | MESSAGE_CONTENT_INTENT  # members, presences, content
 # Discord's close codes.
 UNKNOWN_OPCODE, DECODE_ERROR, AUTHENTICATION_FAILED = 4001, 4002, 4004
 INVALID_SHARD, INVALID_API_VERSION, DISALLOWED_INTENTS = 4010, 4012, 4014
+
+
+def readable(message: JSON, intents: int, bot_id: str) -> JSON:
+    """``message`` as a session with ``intents`` gets it: without the Message Content intent
+    its content, embeds, attachments, components and poll are withheld, except in DMs, in
+    messages that mention the app (a reply to it carries its mention) and in its own."""
+    if intents & MESSAGE_CONTENT_INTENT or "guild_id" not in message:
+        return message
+    if str(message.get("author", {}).get("id")) == bot_id:
+        return message
+    if any(str(user.get("id")) == bot_id for user in message.get("mentions") or []):
+        return message
+    withheld = {key: value for key, value in message.items() if key != "poll"}
+    withheld.update(content="", embeds=[], attachments=[], components=[])
+    return withheld
 
 
 class Compressor(Protocol):
@@ -158,6 +174,8 @@ class Gateway:
 
     async def to_shard(self, shard_id: int, event: str, data: JSON) -> Session:
         session = self.session_of_shard(shard_id)
+        if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
+            data = readable(data, session.intents, str(self.world.application_id))
         await session.dispatch(event, data)
         return session
 

@@ -186,3 +186,16 @@ def dm_message(world: World, person: Person, channel: Channel, content: str) -> 
         author=person.payload(),
         body={"content": content},
     )
+
+
+def guild_message(world: World, person: Person, channel: Channel, content: str) -> JSON:
+    """MESSAGE_CREATE data of ``person`` writing ``content`` in a server channel: the message
+    with the author's partial ``member`` (no ``user``), as the gateway sends it."""
+    data = message_payload(
+        message_id=snowflake(),
+        place=channel.place(),
+        author=person.payload(),
+        body={"content": content},
+    )
+    data["member"] = member_payload(person.payload(), with_user=False)
+    return data

@@ -165,6 +165,42 @@ class StandIn:
         await self.gateway.to_shard(0, "MESSAGE_CREATE", data)
         return channel
 
+    async def say(
+        self,
+        person: Person,
+        channel: Channel,
+        content: str,
+        *,
+        mention_bot: bool = False,
+        reply_to: JSON | None = None,
+    ) -> JSON:
+        """``person`` writes ``content`` in a server ``channel`` (MESSAGE_CREATE on the shard
+        that owns it), as Discord sends it: with ``mention_bot``, ``<@bot> `` before the text
+        and the bot in ``mentions``; with ``reply_to`` (a message), a reply to it
+        (``message_reference`` and ``referenced_message``, its author in ``mentions``, as
+        Discord's default "@ON" adds). The session reads it as its intents allow (the content
+        is withheld from a message that is not for the bot without the Message Content intent).
+        The message as stored (all of it)."""
+        bot = self.world.bot_user
+        text = f"<@{bot['id']}> {content}" if mention_bot else content
+        data = interactions.guild_message(self.world, person, channel, text)
+        mentioned = [bot] if mention_bot else []
+        if reply_to is not None:
+            data["type"] = 19  # REPLY
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": reply_to["id"],
+                "channel_id": str(channel.id),
+                "guild_id": str(channel.guild_id),
+            }
+            data["referenced_message"] = reply_to
+            if reply_to["author"] not in mentioned:
+                mentioned.append(reply_to["author"])
+        data["mentions"] = mentioned
+        channel.messages.append(data)
+        await self.gateway.to_shard(self.shard_for(channel), "MESSAGE_CREATE", data)
+        return data
+
     def shard_for(self, channel: Channel) -> int:
         count = self.gateway.shard_count or 1
         return shard_of(channel.guild_id, count)

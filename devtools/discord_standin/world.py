@@ -262,6 +262,19 @@ class World:
         data = message_payload(
             message_id=snowflake(), place=channel.place(), author=author, body=body
         )
+        reference = body.get("message_reference")
+        if reference is not None:  # a reply: Discord gives it back with the message it answers
+            referenced_id = str(reference.get("message_id"))
+            data["type"] = 19
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": referenced_id,
+                "channel_id": str(channel.id),
+                **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
+            }
+            data["referenced_message"] = next(
+                (m for m in channel.messages if m["id"] == referenced_id), None
+            )
         if nonce is not None:
             data["nonce"] = nonce
             channel.nonces[str(nonce)] = (data, time.monotonic())

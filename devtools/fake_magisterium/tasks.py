@@ -205,6 +205,10 @@ class TaskStore:
     def remember_query(self, owner: str, context_id: str, query: str) -> None:
         self._last_query[owner, context_id] = query
 
+    def contexts(self) -> set[str]:
+        """The conversations (contextIds) asked in so far, whoever owns them."""
+        return {context_id for _owner, context_id in self._last_query}
+
     def __len__(self) -> int:
         return len(self._tasks)
 
