@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import SecretStr
 from sqlalchemy import Update, update
-from sqlalchemy.engine import CursorResult
 
 from bot.accounts.account_cache import VersionedCache
 from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
@@ -18,6 +17,7 @@ from bot.accounts.errors import MissingEncryptionKey
 from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database
 from bot.storage.deletion import UserDataDeleters
+from bot.storage.housekeeping import rowcount
 
 
 class _Account(Protocol):
@@ -157,7 +157,3 @@ class AccountRows(Generic[AccountT]):
                 f"{SETTING_NAME} is not set: tokens cannot be stored or read"
             )
         return self._cipher
-
-
-def rowcount(result: Any) -> int:
-    return cast("CursorResult[Any]", result).rowcount

@@ -24,11 +24,12 @@ from pydantic import SecretStr
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.accounts._rows import AccountRows, rowcount
+from bot.accounts._rows import AccountRows
 from bot.accounts.crypto import Purpose
 from bot.accounts.registry import NOTE_MAX_LENGTH, AccountStatus
 from bot.storage import ServerAccountRow, ServerTokenUsageRow
 from bot.storage.deletion import UserDataDeleters
+from bot.storage.housekeeping import rowcount
 from bot.storage.models import OAuthStateRow
 from bot.storage.upsert import dialect_insert
 

@@ -15,8 +15,9 @@ from sqlalchemy import Select, delete, func, select, update
 
 from bot.daily.personal import PersonalSchedule
 from bot.daily.schedule import Feed, ScheduleStatus
-from bot.daily.slots import SlotStore, rowcount
+from bot.daily.slots import SlotStore
 from bot.storage import Database, LinkedAccountRow, rows_of_user
+from bot.storage.housekeeping import rowcount
 from bot.storage.models import PersonalDailyClaimRow as Claim
 from bot.storage.models import PersonalDailyRow as Row
 from bot.storage.upsert import dialect_insert

@@ -11,13 +11,13 @@ a status, a note, and pruning.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.engine import CursorResult
 
 from bot.daily.schedule import Feed, ScheduleStatus, Slotted
 from bot.storage import Database
+from bot.storage.housekeeping import rowcount
 from bot.storage.upsert import dialect_insert
 
 ClaimKind = Literal["new", "taken_over"]
@@ -27,10 +27,6 @@ REASON_LENGTH = 300
 
 def clip(text: str | None) -> str | None:
     return None if text is None else text[:REASON_LENGTH]
-
-
-def rowcount(result: Any) -> int:
-    return cast("CursorResult[Any]", result).rowcount
 
 
 class SlotStore(Generic[S]):

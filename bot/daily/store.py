@@ -19,9 +19,10 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.daily.schedule import Feed, Schedule, ScheduleStatus, TokenSource
-from bot.daily.slots import ClaimKind, SlotStore, rowcount
+from bot.daily.slots import ClaimKind, SlotStore
 from bot.i18n import N_
 from bot.storage import Database
+from bot.storage.housekeeping import rowcount
 from bot.storage.models import DailyClaimRow as Claim
 from bot.storage.models import DailyScheduleRow as Row
 from bot.storage.upsert import dialect_insert

@@ -10,7 +10,7 @@ A row holds the message or thread id, the server, the contextId and the task id:
 identity, no text. It lives as long as Magisterium keeps the task (:data:`RETENTION`, 24 h
 from the answer; a new answer in the same thread moves it on). An expired row is never used,
 and is deleted: the first record a process writes, and then at most one an hour
-(:data:`PURGE_EVERY`), deletes every expired row.
+(:data:`bot.storage.housekeeping.PURGE_EVERY`), deletes every expired row.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, cast
 
 from sqlalchemy import delete, select
-from sqlalchemy.engine import CursorResult
 
 from bot.accounts.wall_clock import Clock, utcnow
-from bot.storage import Database, StorageUnavailable
+from bot.storage import Database
+from bot.storage.housekeeping import OccasionalPurge, rowcount
 from bot.storage.models import AnswerConversationRow as Row
 from bot.storage.upsert import dialect_insert
 
@@ -33,7 +32,6 @@ log = logging.getLogger(__name__)
 
 # Magisterium keeps a task, and so its conversation, 24 hours.
 RETENTION = timedelta(hours=24)
-PURGE_EVERY = timedelta(hours=1)
 ID_LENGTH = 128  # the columns' width: a longer contextId is not recorded (nothing to continue)
 
 
@@ -52,10 +50,6 @@ class Conversation:
     expires_at: datetime
 
 
-def _rowcount(result: Any) -> int:
-    return int(cast("CursorResult[Any]", result).rowcount or 0)
-
-
 class AnswerConversationStore:
     def __init__(
         self, db: Database, *, clock: Clock = utcnow, retention: timedelta = RETENTION
@@ -63,7 +57,7 @@ class AnswerConversationStore:
         self._db = db
         self.clock = clock
         self.retention = retention
-        self._purged_at: datetime | None = None
+        self._purges = OccasionalPurge(self.purge, rows="expired answer conversations")
 
     async def remember(
         self,
@@ -94,7 +88,7 @@ class AnswerConversationStore:
             await session.execute(
                 insert.on_conflict_do_update(index_elements=[Row.message_id], set_=values)
             )
-        await self._purge_now_and_then(now)
+        await self._purges.after_write(now)
         return True
 
     async def find(self, message_id: int) -> Conversation | None:
@@ -113,23 +107,11 @@ class AnswerConversationStore:
         """Delete every row of the server (the bot was removed); how many went."""
         async with self._db.session() as session:
             result = await session.execute(delete(Row).where(Row.guild_id == guild_id))
-        return _rowcount(result)
+        return rowcount(result)
 
     async def purge(self, now: datetime | None = None) -> int:
         """Delete every expired row; how many went."""
         cutoff = now or self.clock()
         async with self._db.session() as session:
             result = await session.execute(delete(Row).where(Row.expires_at <= cutoff))
-        return _rowcount(result)
-
-    async def _purge_now_and_then(self, now: datetime) -> None:
-        if self._purged_at is not None and now - self._purged_at < PURGE_EVERY:
-            return
-        self._purged_at = now
-        try:
-            purged = await self.purge(now)
-        except StorageUnavailable as error:  # the row is in; the next purge catches up
-            log.warning("expired answer conversations not purged: %s", error)
-            return
-        if purged:
-            log.info("purged %d expired answer conversations", purged)
+        return rowcount(result)

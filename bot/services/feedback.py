@@ -17,8 +17,8 @@ changed one count their (new) verdict; a withdrawal counts nothing (a counter ne
 the stored votes, which ``/server status`` reads, are what stands now).
 
 Votes are kept ``RETENTION`` (30 days, the window ``/server status`` shows), then deleted: the
-first vote a process records, and then at most one an hour (``PURGE_EVERY``), deletes every vote
-older than that.
+first vote a process records, and then at most one an hour (:mod:`bot.storage.housekeeping`),
+deletes every vote older than that.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import and_, delete, func, select, update
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database, StorageUnavailable
+from bot.storage.housekeeping import OccasionalPurge, rowcount
 from bot.storage.models import AnswerFeedbackRow as Row
 from bot.storage.models import InstallSecretRow
 from bot.storage.upsert import dialect_insert
@@ -51,7 +51,6 @@ log = logging.getLogger(__name__)
 Verdict = Literal["helpful", "not_helpful"]
 VERDICTS: tuple[Verdict, ...] = ("helpful", "not_helpful")
 RETENTION = timedelta(days=30)
-PURGE_EVERY = timedelta(hours=1)
 VOTER_KEY_NAME = "answer_feedback_voter_key"
 VOTER_KEY_BYTES = 32
 # A vote is one of three writes; a concurrent press of the same person can make the one tried
@@ -78,10 +77,6 @@ def voter_hash(key: bytes, user_id: int) -> str:
     return hmac.new(key, str(user_id).encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def _rowcount(result: Any) -> int:
-    return int(cast("CursorResult[Any]", result).rowcount or 0)
-
-
 class FeedbackStore:
     def __init__(
         self,
@@ -97,7 +92,9 @@ class FeedbackStore:
         self.retention = retention
         self._key: bytes | None = None
         self._key_lock = asyncio.Lock()
-        self._purged_at: datetime | None = None
+        self._purges = OccasionalPurge(
+            self.purge, rows="answer feedback votes past their retention"
+        )
         db.user_data.register(Row.__tablename__, self._delete_votes_of)
 
     # --- the key ---------------------------------------------------------------------------
@@ -154,7 +151,7 @@ class FeedbackStore:
             )
         if outcome is not VoteOutcome.WITHDRAWN and self._metrics is not None:
             self._metrics.answer_feedback_given(verdict)
-        await self._purge_now_and_then(now)
+        await self._purges.after_write(now)
         return outcome
 
     async def _cast(
@@ -189,10 +186,10 @@ class FeedbackStore:
                 .where(this, Row.verdict != verdict)
                 .values(verdict=verdict, voted_at=now, guild_id=guild_id)
             )
-            if _rowcount(await session.execute(change)):
+            if rowcount(await session.execute(change)):
                 return VoteOutcome.CHANGED
             withdraw = delete(Row).where(this, Row.verdict == verdict)
-            if _rowcount(await session.execute(withdraw)):
+            if rowcount(await session.execute(withdraw)):
                 return VoteOutcome.WITHDRAWN
         raise StorageUnavailable("the vote kept changing under a concurrent press")
 
@@ -218,19 +215,7 @@ class FeedbackStore:
         cutoff = (now or self.clock()) - self.retention
         async with self._db.session() as session:
             result = await session.execute(delete(Row).where(Row.voted_at < cutoff))
-        return _rowcount(result)
-
-    async def _purge_now_and_then(self, now: datetime) -> None:
-        if self._purged_at is not None and now - self._purged_at < PURGE_EVERY:
-            return
-        self._purged_at = now
-        try:
-            purged = await self.purge(now)
-        except StorageUnavailable as error:  # the vote is in; the next purge catches up
-            log.warning("old answer feedback not purged: %s", error)
-            return
-        if purged:
-            log.info("purged %d answer feedback votes older than %s", purged, self.retention)
+        return rowcount(result)
 
     # --- /account unlink -------------------------------------------------------------------
 
@@ -240,7 +225,7 @@ class FeedbackStore:
         if stored is None:
             return 0
         voter = voter_hash(bytes.fromhex(stored), user_id)
-        return _rowcount(await session.execute(delete(Row).where(Row.voter == voter)))
+        return rowcount(await session.execute(delete(Row).where(Row.voter == voter)))
 
 
 def _key_query() -> Any:

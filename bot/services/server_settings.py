@@ -8,13 +8,12 @@ Read on every mention in a server, so the read is one primary-key SELECT without
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
 
 from sqlalchemy import delete, select
-from sqlalchemy.engine import CursorResult
 
 from bot.accounts.wall_clock import Clock, utcnow
 from bot.storage import Database
+from bot.storage.housekeeping import rowcount
 from bot.storage.models import ServerSettingsRow as Row
 from bot.storage.upsert import dialect_insert
 
@@ -63,4 +62,4 @@ class ServerSettingsStore:
         """Delete the server's settings (the bot was removed); True when it had any."""
         async with self._db.session() as session:
             result = await session.execute(delete(Row).where(Row.guild_id == guild_id))
-        return bool(cast("CursorResult[Any]", result).rowcount)
+        return bool(rowcount(result))

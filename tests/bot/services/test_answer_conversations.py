@@ -11,13 +11,13 @@ from sqlalchemy import func, select
 
 from bot.services.answer_conversations import (
     ID_LENGTH,
-    PURGE_EVERY,
     RETENTION,
     AnswerConversationStore,
     Conversation,
     Kind,
 )
 from bot.storage import Database
+from bot.storage.housekeeping import PURGE_EVERY
 from bot.storage.models import AnswerConversationRow
 from tests.support.fakes import FakeWallClock
 

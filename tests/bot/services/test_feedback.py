@@ -15,7 +15,6 @@ from sqlalchemy import func, select, text
 from bot.accounts import TokenCipher, TokenRegistry
 from bot.observability.metrics import Metrics
 from bot.services.feedback import (
-    PURGE_EVERY,
     RETENTION,
     VOTER_KEY_NAME,
     FeedbackCounts,
@@ -24,6 +23,7 @@ from bot.services.feedback import (
     voter_hash,
 )
 from bot.storage import Database
+from bot.storage.housekeeping import PURGE_EVERY
 from bot.storage.models import AnswerFeedbackRow, InstallSecretRow
 from tests.support.fakes import FakeWallClock
 
