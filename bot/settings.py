@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     # Discord's REST base (discord.py's Route.BASE, webhooks and interaction callbacks too): a
     # shared REST proxy in front of Discord, so that every shard process shares its rate limits.
     discord_api_base_url: str = DEFAULT_DISCORD_API_BASE_URL
+    # Ask the gateway for Message Content, a privileged intent the operator must also enable in
+    # Discord's developer portal: needed only by ask channels (/server askchannel), where every
+    # message is a question without a mention.
+    message_content_intent: bool = False
     magisterium_api_url: str = DEFAULT_API_URL
     magisterium_token: SecretStr | None = None
     log_level: str = "INFO"

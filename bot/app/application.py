@@ -70,7 +70,7 @@ class MagisteriumBot(commands.AutoShardedBot):
             # (a mention is a question, answered by cogs.qa.mentions).
             command_prefix=commands.when_mentioned,
             help_command=None,
-            intents=intents or default_intents(),
+            intents=intents or default_intents(message_content=settings.message_content_intent),
             tree_cls=MagisteriumTree,
             allowed_mentions=discord.AllowedMentions.none(),
             allowed_contexts=EVERYWHERE,
@@ -209,14 +209,16 @@ class MagisteriumBot(commands.AutoShardedBot):
         await report_interaction_error(interaction, error, where=where)
 
 
-def default_intents() -> discord.Intents:
-    """Guilds, server messages and DMs; no privileged intent. Without Message Content, Discord
-    sends a server message's text only when it mentions the bot or replies to it (the
-    questions of cogs.qa.mentions); DMs to the bot carry their content anyway."""
+def default_intents(*, message_content: bool = False) -> discord.Intents:
+    """Guilds, server messages and DMs; no privileged intent unless ``message_content``
+    (``MESSAGE_CONTENT_INTENT``, for ask channels). Without Message Content, Discord sends a
+    server message's text only when it mentions the bot or replies to it (the questions of
+    cogs.qa.mentions); DMs to the bot carry their content anyway."""
     intents = discord.Intents.none()
     intents.guilds = True
     intents.guild_messages = True
     intents.dm_messages = True
+    intents.message_content = message_content
     return intents
 
 
