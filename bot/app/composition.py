@@ -45,6 +45,7 @@ from bot.services.answer_conversations import AnswerConversationStore
 from bot.services.conversations import ConversationStore
 from bot.services.feedback import FeedbackStore
 from bot.services.magisterium import MagisteriumService
+from bot.services.ask_channels import AskChannelStore
 from bot.services.server_settings import ServerSettingsStore
 from bot.services.timezones import TimezoneStore
 from bot.services.tokens import TokenChooser
@@ -79,6 +80,7 @@ class Services:
     feedback: FeedbackStore  # "Was it helpful?": votes on answers, by keyed hash
     server_settings: ServerSettingsStore  # what servers' admins chose (/server mentions)
     answer_conversations: AnswerConversationStore  # what a reply or a thread continues, 24 h
+    ask_channels: AskChannelStore  # where every message is a question (/server askchannel)
     oauth: OAuthService | None = None  # Sign in with Magisterium, when configured
     oauth_http: httpx.AsyncClient | None = None
     redis: Redis | None = None  # the one client the limiter, cache and token cache share
@@ -177,6 +179,7 @@ async def open_services(settings: Settings, *, metrics: Metrics | None = None) -
             timezones=TimezoneStore(db),
             feedback=FeedbackStore(db, metrics=metrics),
             server_settings=ServerSettingsStore(db),
+            ask_channels=AskChannelStore(db),
             answer_conversations=AnswerConversationStore(db),
             oauth=oauth,
             oauth_http=oauth_http,
