@@ -41,6 +41,7 @@ from discord.utils import escape_markdown, snowflake_time
 
 from bot.a2a import errors
 from bot.a2a.skills import CATHOLIC_QA
+from bot.accounts.errors import QuotaExceeded
 from bot.accounts.wall_clock import utcnow
 from bot.app.error_reporting import error_embed_for, outcome_of
 from bot.app.lifecycle import restarting_notice
@@ -49,14 +50,16 @@ from bot.render.embeds import notice_embed
 from bot.render.pager import Paginator
 from bot.services.answer_conversations import RETENTION, Conversation, Kind
 from bot.services.origin import Origin
+from bot.services.tokens import NoTokenAvailable
 from bot.services.user_errors import QuestionDeclined
 from bot.storage import StorageUnavailable
+from cogs.qa.ask_channels import AskPlace, FloodGuard, Turn, ask_place_of, question_text
 from cogs.qa.clarify import REPLY_PREFIX, Clarification
 from cogs.qa.conversations import remember_answer
 from cogs.qa.followups import NEW_CONVERSATION_ID, answer_view
 from cogs.qa.memory import recent_answers
 from cogs.qa.mention_text import Mentioned, Question, addresses, mention_names, question_of
-from cogs.qa.text import MAX_QUESTION
+from cogs.qa.text import MAX_QUESTION, thread_name
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -89,6 +92,15 @@ EXPIRED_NOTE = N_(
     "That conversation has expired (Magisterium keeps one for {hours} hours), so I answered "
     "this as a new question."
 )
+# Translators: the title of the reply to a second question in an ask channel while the first
+# of the same person is still being answered.
+BUSY_TITLE = N_("One question at a time")
+# Translators: the reply to a second question in an ask channel (see above).
+BUSY = N_(
+    "I am still answering your previous question. Ask this one again once that answer is posted."
+)
+# Told once a person's allowance is used up, then silent for this long when it is not known.
+QUIET_WITHOUT_TOKEN = 600.0
 # Translators: the bot may post in the channel but not show embeds. {ask}: the /ask command.
 NO_EMBEDS = N_(
     "I need the Embed Links permission in this channel to show answers here. A server admin "
@@ -139,6 +151,10 @@ class _Permissions:
         self.send = bool(perms.view_channel and send and not locked)
         self.embed = bool(perms.embed_links)
         self.reply = bool(perms.read_message_history)  # Discord asks it of a reply
+        # A thread on a message: an ask channel's answer (else a reply in the channel).
+        self.start_thread = bool(
+            not in_thread and perms.create_public_threads and perms.send_messages_in_threads
+        )
 
 
 class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
@@ -148,6 +164,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         # The questions being answered now, and which of them were deleted meanwhile.
         self._answering: set[int] = set()
         self._deleted: set[int] = set()
+        self.flood = FloodGuard()  # one question at a time per member in ask channels
 
     # --- events ------------------------------------------------------------------------------
 
@@ -157,12 +174,18 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         if guild is None or me is None or not _from_a_person(message):
             return
         member = guild.me
+        if member is None:
+            return
         mentioned = Mentioned(me.id, getattr(guild.self_role, "id", None))
+        place = await self._ask_place(message, me.id)
+        if place is not None:
+            await self._in_ask_channel(message, place, mentioned, member)
+            return
         user_mentioned = any(user.id == me.id for user in message.mentions)
         role_mentioned = mentioned.role_id is not None and any(
             role.id == mentioned.role_id for role in message.role_mentions
         )
-        if member is None or not (user_mentioned or role_mentioned):
+        if not (user_mentioned or role_mentioned):
             return
         replies_to_bot = user_mentioned and _replies_to(message, me.id)
         addressed = replies_to_bot or addresses(message.content, mentioned)
@@ -181,7 +204,8 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             if role_unread:
                 await self._reply(message, permissions, embed=_how_to(member, ROLE_HOW_TO))
             else:
-                await self._handle(message, mentioned, permissions, locale)
+                question = question_of(message.content, mentioned, names=_names(message))
+                await self._handle(message, question, permissions, locale)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -191,6 +215,53 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         self._deleted.update(self._answering & payload.message_ids)
+
+    # --- ask channels ------------------------------------------------------------------------
+
+    async def _ask_place(self, message: discord.Message, bot_id: int) -> AskPlace | None:
+        """Where ``message`` asks in an ask channel; None outside them, or without the
+        Message Content intent (the text would be withheld)."""
+        if not self.bot.intents.message_content:
+            return None
+        return await ask_place_of(message, self.bot.services.ask_channels, bot_id)
+
+    async def _in_ask_channel(
+        self,
+        message: discord.Message,
+        place: AskPlace,
+        mentioned: Mentioned,
+        member: discord.Member,
+    ) -> None:
+        permissions = _Permissions(message.channel, member)
+        if not permissions.send:
+            log.info("ask channel %s: cannot post there", place.channel.channel_id)
+            return
+        text = question_text(message, place)
+        question = question_of(text, mentioned, names=_names(message))
+        if not question.text:
+            return  # an image or a sticker: nothing to ask
+        asker = message.author.id
+        turn = self.flood.turn(asker)
+        if turn is Turn.SKIP:
+            return
+        assert message.guild is not None
+        locale = recent_locale(asker, message.guild.preferred_locale)
+        with using_locale(locale):
+            if turn is Turn.SAY_BUSY:
+                await self._reply(message, permissions, embed=notice_embed(_(BUSY_TITLE), _(BUSY)))
+                return
+            try:
+                await self._handle(message, question, permissions, locale, place=place)
+            finally:
+                self.flood.done(asker)
+
+    def _quiet_after(self, asker: int, error: Exception) -> None:
+        """After telling a person their allowance is used up, answer nothing more of theirs
+        in ask channels until it comes back."""
+        if isinstance(error, QuotaExceeded):
+            self.flood.quiet(asker, error.retry_after_seconds)
+        elif isinstance(error, NoTokenAvailable):
+            self.flood.quiet(asker, QUIET_WITHOUT_TOKEN)
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -205,9 +276,11 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
     async def _handle(
         self,
         message: discord.Message,
-        mentioned: Mentioned,
+        question: Question,
         permissions: _Permissions,
         locale: str,
+        *,
+        place: AskPlace | None = None,
     ) -> None:
         assert message.guild is not None and message.guild.me is not None
         if not permissions.embed:
@@ -216,23 +289,27 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         if self.bot.draining:
             await self._reply(message, permissions, embed=restarting_notice())
             return
-        question = question_of(message.content, mentioned, names=_names(message))
         if not question.text:
             await self._reply(message, permissions, embed=_how_to(message.guild.me, HOW_TO))
             return
         self._answering.add(message.id)
         try:
-            await self._answer(message, question, permissions, locale)
+            await self._answer(message, question, permissions, locale, place)
         finally:
             self._answering.discard(message.id)
             self._deleted.discard(message.id)
 
     async def _answer(
-        self, message: discord.Message, question: Question, permissions: _Permissions, locale: str
+        self,
+        message: discord.Message,
+        question: Question,
+        permissions: _Permissions,
+        locale: str,
+        place: AskPlace | None,
     ) -> None:
         guild = message.guild
         assert guild is not None
-        conversation, expired = await self._conversation(message)
+        conversation, expired = await self._conversation(message, in_ask_thread=_continues(place))
         origin = Origin.server_message(message.author.id, guild.id, message.channel.id, locale)
         notes = []
         if question.cut:
@@ -245,23 +322,27 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
                 await _start_typing(typing, message.channel)
                 view = await self._ask(message, question.text, origin, conversation)
         except Exception as error:  # the words /ask gives it, as a reply
-            self.bot.metrics.command_finished("mention", outcome_of(error))
-            embed = error_embed_for(error, where="mention")
+            where = "mention" if place is None else "ask_channel"
+            self.bot.metrics.command_finished(where, outcome_of(error))
+            embed = error_embed_for(error, where=where)
+            if place is not None:
+                self._quiet_after(message.author.id, error)
             if message.id not in self._deleted:
                 await self._reply(message, permissions, embed=embed)
             return
-        self.bot.metrics.command_finished("mention", "ok")
+        self.bot.metrics.command_finished("mention" if place is None else "ask_channel", "ok")
         if message.id in self._deleted:
-            log.info("mention in guild %s deleted before its answer: not posted", guild.id)
+            log.info("question in guild %s deleted before its answer: not posted", guild.id)
             view.stop()
             return
-        sent = await self._post(message, permissions, view, content)
+        sent, thread = await self._deliver(message, permissions, view, content, question, place)
         if sent is None:
             return
-        thread = message.channel if isinstance(message.channel, discord.Thread) else None
-        # The thread continues this conversation when it continued one, or the bot made it.
+        # The thread continues this conversation when it continued one, the bot made it, or
+        # it is an ask channel's.
         keeps_thread = thread is not None and (
-            (conversation is not None and conversation.kind is Kind.THREAD)
+            place is not None
+            or (conversation is not None and conversation.kind is Kind.THREAD)
             or thread.owner_id == getattr(self.bot.user, "id", None)
         )
         await remember_answer(
@@ -292,7 +373,9 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             recent=recent_answers(self.bot),
         )
 
-    async def _conversation(self, message: discord.Message) -> tuple[Conversation | None, bool]:
+    async def _conversation(
+        self, message: discord.Message, *, in_ask_thread: bool = False
+    ) -> tuple[Conversation | None, bool]:
         """The conversation the message continues (the answer it replies to, else the thread
         it is in), and whether one it would have continued has expired."""
         places: list[int] = []
@@ -310,11 +393,14 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         except StorageUnavailable as error:
             log.warning("mention asked as a new question: %s", error)
             return None, False
-        return None, self._expired(message)
+        return None, self._expired(message, in_ask_thread=in_ask_thread)
 
-    def _expired(self, message: discord.Message, now: datetime | None = None) -> bool:
-        """A reply to an answer of the bot's, or a mention in a thread the bot made, that no
-        longer continues anything because Magisterium forgot the conversation."""
+    def _expired(
+        self, message: discord.Message, now: datetime | None = None, *, in_ask_thread: bool = False
+    ) -> bool:
+        """A reply to an answer of the bot's, or a mention in a thread the bot made (or a
+        message in an ask channel's thread), that no longer continues anything because
+        Magisterium forgot the conversation."""
         me = self.bot.user
         if me is None:
             return False
@@ -326,32 +412,30 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         channel = message.channel
         return (
             isinstance(channel, discord.Thread)
-            and channel.owner_id == me.id
+            and (channel.owner_id == me.id or in_ask_thread)
             and _older_than_retention(channel.id, now)
         )
 
     # --- sending -----------------------------------------------------------------------------
 
-    async def _post(
+    async def _deliver(  # noqa: PLR0917 (one answer's parts)
         self,
         message: discord.Message,
         permissions: _Permissions,
         view: Paginator | Clarification,
         content: str | None,
-    ) -> discord.Message | None:
-        """The answer (or Magisterium's question back) as a reply to ``message``."""
-        reference = _reference(message, permissions)
-        try:
-            if isinstance(view, Clarification):
-                shown = view if view.children else None
-                return await _send(
-                    message.channel, reference, content=content, embed=view.current, view=shown
-                )
-            return await view.send_to(message.channel, content=content, reply_to=reference)
-        except discord.HTTPException as exc:
-            view.stop()
-            log.info("mention answer not posted: HTTP %s code %s", exc.status, exc.code)
-            return None
+        question: Question,
+        place: AskPlace | None,
+    ) -> tuple[discord.Message | None, discord.Thread | None]:
+        """The answer posted where it belongs, and the thread it is in (if any): an ask
+        channel's new message gets a thread on it; everything else a reply."""
+        if place is not None and place.starts_thread and permissions.start_thread:
+            thread = await _start_thread(message, question.text)
+            if thread is not None:
+                return await _post(thread, None, view, content), thread
+        sent = await _post(message.channel, _reference(message, permissions), view, content)
+        thread = message.channel if isinstance(message.channel, discord.Thread) else None
+        return sent, thread
 
     async def _reply(
         self,
@@ -370,6 +454,41 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
                 await _send(message.channel, reference, content=content or _plain(embed))
         except discord.HTTPException as exc:
             log.info("mention reply not posted: HTTP %s code %s", exc.status, exc.code)
+
+
+def _continues(place: AskPlace | None) -> bool:
+    return place is not None and not place.new
+
+
+async def _post(
+    channel: discord.abc.Messageable,
+    reference: discord.MessageReference | None,
+    view: Paginator | Clarification,
+    content: str | None,
+) -> discord.Message | None:
+    """The answer (or Magisterium's question back) in ``channel``, as a reply to ``reference``
+    when given."""
+    try:
+        if isinstance(view, Clarification):
+            shown = view if view.children else None
+            return await _send(channel, reference, content=content, embed=view.current, view=shown)
+        return await view.send_to(channel, content=content, reply_to=reference)
+    except discord.HTTPException as exc:
+        view.stop()
+        log.info("answer to a message not posted: HTTP %s code %s", exc.status, exc.code)
+        return None
+
+
+async def _start_thread(message: discord.Message, question: str) -> discord.Thread | None:
+    """A thread on an ask channel's message, for its answer; None when Discord refuses (the
+    answer is then a reply in the channel)."""
+    try:
+        return message.thread or await message.create_thread(
+            name=thread_name(question), auto_archive_duration=1440
+        )
+    except discord.HTTPException as exc:
+        log.info("ask channel thread not started: HTTP %s code %s", exc.status, exc.code)
+        return None
 
 
 def _from_a_person(message: discord.Message) -> bool:

@@ -1,5 +1,5 @@
-"""/server link | quota | status | unlink | timezone | mentions, and forgetting a server that
-removed the bot.
+"""/server link | quota | status | unlink | timezone | mentions | askchannel set|off, and
+forgetting a server that removed the bot (or a deleted ask channel).
 
 A server's own Magisterium account serves its members who linked none, each within an hourly
 allowance the admins set (bot.services.tokens). The commands are for servers only and need
@@ -24,11 +24,13 @@ from bot.accounts.wall_clock import utcnow
 from bot.app.respond import defer
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed
+from bot.services.ask_channels import TooManyAskChannels
 from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
 from cogs._zones import SERVER, answer_zone, zone_choices
+from cogs.server import ask_channels
 from cogs.server.mentions import add_mentions, mentions_embed
 from cogs.server.replies import add_feedback, quota_embed, status_embed, verdict_embed
 from cogs.server.sign_in import ServerSignIns
@@ -79,6 +81,14 @@ class ServerCog(commands.Cog):
         allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
+    askchannel = app_commands.Group(
+        # Translators: a Discord subcommand group name (/server askchannel): lowercase, one word.
+        name=N_("askchannel"),
+        # Translators: /server askchannel's description, at most 100 characters.
+        description=N_("Channels where every message is a question, answered in a thread"),
+        parent=server,
+    )
+
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
         self.sign_ins = ServerSignIns(bot.services.servers)
@@ -102,6 +112,7 @@ class ServerCog(commands.Cog):
             removed = await self.servers.unlink(guild.id)
             zone_removed = await self.bot.services.timezones.forget_server(guild.id)
             await self.bot.services.server_settings.forget_server(guild.id)
+            await self.bot.services.ask_channels.forget_server(guild.id)
             await self.bot.services.answer_conversations.forget_server(guild.id)
         except StorageUnavailable:
             log.warning("could not delete the account of guild %s: storage down", guild.id)
@@ -110,6 +121,14 @@ class ServerCog(commands.Cog):
             log.info("removed from guild %s: deleted its Magisterium account", guild.id)
         if zone_removed:
             log.info("removed from guild %s: deleted its timezone", guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        try:
+            if await self.bot.services.ask_channels.forget_channel(channel.id):
+                log.info("ask channel %s deleted in guild %s", channel.id, channel.guild.id)
+        except StorageUnavailable:
+            log.warning("could not forget deleted ask channel %s: storage down", channel.id)
 
     @server.command(
         # Translators: a Discord subcommand name (/server link): lowercase, one word.
@@ -183,6 +202,11 @@ class ServerCog(commands.Cog):
         embed = status_embed(account, usage)
         add_feedback(embed, await self.bot.services.feedback.counts(guild_id))
         add_mentions(embed, await self.bot.services.server_settings.mentions_enabled(guild_id))
+        ask_channels.add_ask_channels(
+            embed,
+            await self.bot.services.ask_channels.of_server(guild_id),
+            intent=self.bot.intents.message_content,
+        )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @server.command(
@@ -224,6 +248,56 @@ class ServerCog(commands.Cog):
         await self.bot.services.server_settings.set_mentions(guild_id, enabled)
         log.info("server mentions in guild %s: %s", guild_id, "on" if enabled else "off")
         await interaction.followup.send(embed=mentions_embed(enabled), ephemeral=True)
+
+    @askchannel.command(
+        # Translators: a Discord subcommand name (/server askchannel set): lowercase, one word.
+        name=N_("set"),
+        # Translators: /server askchannel set's description, at most 100 characters.
+        description=N_("Make every new message or forum post in a channel a question"),
+    )
+    # Translators: a Discord option name (lowercase, one word): which channel.
+    @app_commands.rename(channel=N_("channel"))
+    @app_commands.describe(channel=N_("A text or forum channel"))
+    async def askchannel_set(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        channel: discord.TextChannel | discord.ForumChannel,
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        if not self.bot.intents.message_content:
+            raise ask_channels.NoMessageContent
+        guild = interaction.guild
+        assert guild is not None and guild.me is not None  # a server command, in its cache
+        ask_channels.check_permissions(channel, guild.me)
+        await defer(interaction, ephemeral=True)
+        kind = ask_channels.kind_of(channel)
+        try:
+            await self.bot.services.ask_channels.set(guild_id, channel.id, kind)
+        except TooManyAskChannels:
+            raise ask_channels.TooMany from None
+        log.info("ask channel %s (%s) set in guild %s", channel.id, kind.value, guild_id)
+        await interaction.followup.send(embed=ask_channels.set_embed(channel), ephemeral=True)
+
+    @askchannel.command(
+        # Translators: a Discord subcommand name (/server askchannel off): lowercase, one word.
+        name=N_("off"),
+        # Translators: /server askchannel off's description, at most 100 characters.
+        description=N_("Stop a channel's messages being questions"),
+    )
+    # Translators: a Discord option name (lowercase, one word): which channel.
+    @app_commands.rename(channel=N_("channel"))
+    @app_commands.describe(channel=N_("The ask channel to turn off"))
+    async def askchannel_off(
+        self,
+        interaction: discord.Interaction[MagisteriumBot],
+        channel: discord.TextChannel | discord.ForumChannel,
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        await defer(interaction, ephemeral=True)
+        was_on = await self.bot.services.ask_channels.off(guild_id, channel.id)
+        log.info("ask channel %s off in guild %s", channel.id, guild_id)
+        embed = ask_channels.off_embed(channel, was_on=was_on)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @server.command(
         # Translators: a Discord subcommand name (/server timezone): lowercase, one word.

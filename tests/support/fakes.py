@@ -86,7 +86,8 @@ class FakeThreads:
     """``bot.http.start_thread_with_message`` answering as Discord does (dpytest has no
     threads): the thread takes the id of the message it is started on, and the bot then gets
     its THREAD_CREATE, which puts it in the cache (so messages posted in it find it). Each
-    thread it opens is recorded, with the message it was opened on."""
+    thread it opens is recorded, with the message it was opened on and the fields the bot
+    asked for (``asked``: name, auto_archive_duration…)."""
 
     def __init__(self, harness: Harness) -> None:
         self.harness = harness
@@ -100,7 +101,7 @@ class FakeThreads:
         data = thread_payload(
             int(message_id), parent=channel, name=fields["name"], owner_id=bot_user.id
         )
-        self.opened.append({"message_id": message_id, **data})
+        self.opened.append({"message_id": message_id, "asked": fields, **data})
         self.harness.thread(fields["name"], parent=channel, thread_id=int(message_id))
         return data
 

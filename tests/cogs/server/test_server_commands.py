@@ -321,7 +321,7 @@ def test_the_synced_command_needs_manage_server_in_servers_only(harness: Harness
     assert spec["contexts"] == [0]  # guild only: never in DMs or private channels
     assert spec["integration_types"] == [0]  # installed to servers, not to users
     names = {option["name"] for option in spec["options"]}
-    assert names == {"link", "quota", "status", "unlink", "timezone", "mentions"}
+    assert names == {"link", "quota", "status", "unlink", "timezone", "mentions", "askchannel"}
 
 
 @pytest.mark.parametrize(
