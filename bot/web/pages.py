@@ -188,7 +188,14 @@ def _stored() -> str:
         "asked, nor the question or the answer. A server's choice of `/server mentions` is "
         "stored with the server's id, not with who chose it."
     ).format(hours=CONVERSATION_HOURS)
-    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{paragraphs(votes, mentions, cookie)}"
+    ask_channels = _(
+        "If a server's admins make a channel an ask channel (`/server askchannel`), where every "
+        "message is a question: the channel's and the server's ids, whether it is a text "
+        "channel or a forum, and when, never who chose it. The bot reads the messages there "
+        "only to answer them, and stores none of their text."
+    )
+    closing = paragraphs(votes, mentions, ask_channels, cookie)
+    return f"<p>{inline(intro)}</p>\n{bullet_list(items)}\n{closing}"
 
 
 def _sent() -> str:
@@ -253,6 +260,10 @@ def _how_long() -> str:
                 "is deleted as the bot records new ones. A server's `/server mentions` choice: "
                 "until the bot leaves the server, which deletes both."
             ).format(hours=CONVERSATION_HOURS),
+            _(
+                "A server's ask channels: until its admins turn one off, the channel is "
+                "deleted, or the bot leaves the server."
+            ),
         ]
     )
 

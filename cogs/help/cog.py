@@ -95,6 +95,14 @@ MENTIONS = N_(
     "`/server mentions`."
 )
 
+# Translators: /help, after the paragraph on asking by mention. In backticks: the command as
+# Discord shows it in your language (your translations of its names).
+ASK_CHANNELS = N_(
+    "Where the bot's operator allows it, admins can also make a channel an ask channel "
+    "(`/server askchannel`): there every new message or forum post is a question, answered "
+    "in a thread, and the thread continues the conversation."
+)
+
 # Translators: /help's paragraph on linking. `/account link`: your translated names; Pro,
 # Organization and Enterprise are the names of Magisterium's plans.
 LINKING = N_(
@@ -140,7 +148,11 @@ def help_embed() -> discord.Embed:
     # Translators: /help's heading over the paragraph on a server's own Magisterium account.
     embed.add_field(name=_("A server's account"), value=_(SERVER_ACCOUNT), inline=False)
     # Translators: /help's heading over the paragraph on asking by mentioning the bot.
-    embed.add_field(name=_("Asking by mention"), value=_(MENTIONS), inline=False)
+    embed.add_field(
+        name=_("Asking by mention"),
+        value=f"{_(MENTIONS)}\n{_(ASK_CHANNELS)}",
+        inline=False,
+    )
     embed.add_field(name=_("Privacy"), value=_(PRIVACY), inline=False)
     embed.set_footer(text=footer_text("help"))
     return embed
