@@ -1,5 +1,8 @@
 """Questions asked where people talk: in a server, a message that mentions the bot, or replies
-to one of its answers, is a question (catholic_qa), answered publicly as a reply to it.
+to one of its answers, is a question (catholic_qa), answered publicly as a reply to it. So is
+every new message of an ask channel (``/server askchannel``, with the Message Content intent),
+answered in a thread the bot starts on it, and every message in that thread or in a post of an
+ask forum: ``cogs.qa.ask_channels`` says which messages count, and bounds a flood.
 
 The answer is what a public ``/ask`` shows (``answer_view``: pages, "Read a source…", related
 questions, "New conversation", the feedback buttons), sent as a reply that pings nobody, the
