@@ -433,7 +433,12 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         """The answer posted where it belongs, and the thread it is in (if any): an ask
         channel's new message gets a thread on it; everything else a reply."""
         if place is not None and place.starts_thread and permissions.start_thread:
-            thread = await _start_thread(message, question.text)
+            try:
+                thread = await _start_thread(message, question.text)
+            except discord.NotFound:  # the question was deleted meanwhile: no answer
+                view.stop()
+                log.info("ask channel question deleted before its thread: not answered")
+                return None, None
             if thread is not None:
                 return await _post(thread, None, view, content), thread
         sent = await _post(message.channel, _reference(message, permissions), view, content)
@@ -484,11 +489,13 @@ async def _post(
 
 async def _start_thread(message: discord.Message, question: str) -> discord.Thread | None:
     """A thread on an ask channel's message, for its answer; None when Discord refuses (the
-    answer is then a reply in the channel)."""
+    answer is then a reply in the channel). ``discord.NotFound``: the message is gone."""
     try:
         return message.thread or await message.create_thread(
             name=thread_name(question), auto_archive_duration=1440
         )
+    except discord.NotFound:
+        raise
     except discord.HTTPException as exc:
         log.info("ask channel thread not started: HTTP %s code %s", exc.status, exc.code)
         return None

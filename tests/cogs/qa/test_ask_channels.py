@@ -21,6 +21,7 @@ from bot.services.ask_channels import MAX_PER_SERVER, AskChannel, AskChannelKind
 from cogs.qa.followups import NEW_CONVERSATION_ID
 from cogs.qa.mentions import MENTIONS_COG_NAME
 from devtools.discord import Harness, MessageExchange, SentMessage
+from devtools.discord.records import http_error
 from devtools.fake_magisterium import FakeMagisterium
 from tests.support.embed_parts import shown
 from tests.support.fakes import FakeThreads, FakeWallClock
@@ -259,6 +260,34 @@ async def test_without_thread_permissions_the_answer_is_a_reply_in_the_channel(
     exchange = await harness.message(harness.user(), QUESTION)
     reply_in(exchange, harness.channel.id)
     assert threads.opened == []
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "answered"),
+    [(403, 50013, True), (404, 10008, False)],
+    ids=["refused: a reply instead", "question deleted: no answer"],
+)
+async def test_when_discord_refuses_the_thread(
+    harness: Harness,
+    fake: FakeMagisterium,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
+    code: int,
+    answered: bool,
+) -> None:
+    await make_ask_channel(harness)
+
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise http_error(status, code, "refused")
+
+    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", refuse)
+    exchange = await harness.message(harness.user(), QUESTION)
+    if answered:
+        reply_in(exchange, harness.channel.id)
+    else:
+        assert exchange.replies == []
+    assert len(asked(fake)) == 1
+    no_errors(exchange)
 
 
 async def test_after_24_hours_the_thread_starts_anew_with_a_note(
