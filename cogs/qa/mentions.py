@@ -36,7 +36,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -56,13 +56,14 @@ from bot.services.origin import Origin
 from bot.services.tokens import NoTokenAvailable
 from bot.services.user_errors import QuestionDeclined
 from bot.storage import StorageUnavailable
+from cogs.qa import message_posting as posting
 from cogs.qa.ask_channels import AskPlace, FloodGuard, Turn, ask_place_of, question_text
 from cogs.qa.clarify import REPLY_PREFIX, Clarification
 from cogs.qa.conversations import remember_answer
 from cogs.qa.followups import NEW_CONVERSATION_ID, answer_view
 from cogs.qa.memory import recent_answers
 from cogs.qa.mention_text import Mentioned, Question, addresses, mention_names, question_of
-from cogs.qa.text import MAX_QUESTION, thread_name
+from cogs.qa.text import MAX_QUESTION
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -139,27 +140,6 @@ def _older_than_retention(object_id: int, now: datetime) -> bool:
     return now - snowflake_time(object_id) >= RETENTION
 
 
-class _Permissions:
-    """What the bot may do in a channel, for answering there."""
-
-    def __init__(self, channel: discord.abc.Messageable, me: discord.Member) -> None:
-        perms = (
-            channel.permissions_for(me)
-            if isinstance(channel, discord.abc.GuildChannel | discord.Thread)
-            else discord.Permissions.none()
-        )
-        in_thread = isinstance(channel, discord.Thread)
-        locked = isinstance(channel, discord.Thread) and channel.locked and not perms.manage_threads
-        send = perms.send_messages_in_threads if in_thread else perms.send_messages
-        self.send = bool(perms.view_channel and send and not locked)
-        self.embed = bool(perms.embed_links)
-        self.reply = bool(perms.read_message_history)  # Discord asks it of a reply
-        # A thread on a message: an ask channel's answer (else a reply in the channel).
-        self.start_thread = bool(
-            not in_thread and perms.create_public_threads and perms.send_messages_in_threads
-        )
-
-
 class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
     def __init__(self, bot: MagisteriumBot) -> None:
         self.bot = bot
@@ -196,7 +176,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         role_unread = not addressed and role_mentioned and not message.content.strip()
         if not (addressed or role_unread):
             return  # a mention only in code or quotes, or of someone else
-        permissions = _Permissions(message.channel, member)
+        permissions = posting.Permissions(message.channel, member)
         if not permissions.send:
             log.info("mention in guild %s: cannot post in channel %s", guild.id, message.channel.id)
             return
@@ -235,7 +215,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         mentioned: Mentioned,
         member: discord.Member,
     ) -> None:
-        permissions = _Permissions(message.channel, member)
+        permissions = posting.Permissions(message.channel, member)
         if not permissions.send:
             log.info("ask channel %s: cannot post there", place.channel.channel_id)
             return
@@ -280,7 +260,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         self,
         message: discord.Message,
         question: Question,
-        permissions: _Permissions,
+        permissions: posting.Permissions,
         locale: str,
         *,
         place: AskPlace | None = None,
@@ -306,7 +286,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         self,
         message: discord.Message,
         question: Question,
-        permissions: _Permissions,
+        permissions: posting.Permissions,
         locale: str,
         place: AskPlace | None,
     ) -> None:
@@ -322,7 +302,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         content = "\n".join(notes) or None
         try:
             async with contextlib.AsyncExitStack() as typing:
-                await _start_typing(typing, message.channel)
+                await posting.start_typing(typing, message.channel)
                 view = await self._ask(message, question.text, origin, conversation)
         except Exception as error:  # the words /ask gives it, as a reply
             where = "mention" if place is None else "ask_channel"
@@ -424,7 +404,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
     async def _deliver(  # noqa: PLR0917 (one answer's parts)
         self,
         message: discord.Message,
-        permissions: _Permissions,
+        permissions: posting.Permissions,
         view: Paginator | Clarification,
         content: str | None,
         question: Question,
@@ -434,71 +414,42 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         channel's new message gets a thread on it; everything else a reply."""
         if place is not None and place.starts_thread and permissions.start_thread:
             try:
-                thread = await _start_thread(message, question.text)
+                thread = await posting.start_thread(message, question.text)
             except discord.NotFound:  # the question was deleted meanwhile: no answer
                 view.stop()
                 log.info("ask channel question deleted before its thread: not answered")
                 return None, None
             if thread is not None:
-                return await _post(thread, None, view, content), thread
-        sent = await _post(message.channel, _reference(message, permissions), view, content)
+                return await posting.post(thread, None, view, content), thread
+        sent = await posting.post(
+            message.channel, posting.reference(message, permissions), view, content
+        )
         thread = message.channel if isinstance(message.channel, discord.Thread) else None
         return sent, thread
 
     async def _reply(
         self,
         message: discord.Message,
-        permissions: _Permissions,
+        permissions: posting.Permissions,
         *,
         embed: discord.Embed | None = None,
         content: str | None = None,
     ) -> None:
         """A short reply (a how-to, a note, an error) that pings nobody."""
-        reference = _reference(message, permissions)
+        reference = posting.reference(message, permissions)
         try:
             if embed is not None and permissions.embed:
-                await _send(message.channel, reference, content=content, embed=embed)
+                await posting.send(message.channel, reference, content=content, embed=embed)
             else:
-                await _send(message.channel, reference, content=content or _plain(embed))
+                await posting.send(
+                    message.channel, reference, content=content or posting.plain(embed)
+                )
         except discord.HTTPException as exc:
             log.info("mention reply not posted: HTTP %s code %s", exc.status, exc.code)
 
 
 def _continues(place: AskPlace | None) -> bool:
     return place is not None and not place.new
-
-
-async def _post(
-    channel: discord.abc.Messageable,
-    reference: discord.MessageReference | None,
-    view: Paginator | Clarification,
-    content: str | None,
-) -> discord.Message | None:
-    """The answer (or Magisterium's question back) in ``channel``, as a reply to ``reference``
-    when given."""
-    try:
-        if isinstance(view, Clarification):
-            shown = view if view.children else None
-            return await _send(channel, reference, content=content, embed=view.current, view=shown)
-        return await view.send_to(channel, content=content, reply_to=reference)
-    except discord.HTTPException as exc:
-        view.stop()
-        log.info("answer to a message not posted: HTTP %s code %s", exc.status, exc.code)
-        return None
-
-
-async def _start_thread(message: discord.Message, question: str) -> discord.Thread | None:
-    """A thread on an ask channel's message, for its answer; None when Discord refuses (the
-    answer is then a reply in the channel). ``discord.NotFound``: the message is gone."""
-    try:
-        return message.thread or await message.create_thread(
-            name=thread_name(question), auto_archive_duration=1440
-        )
-    except discord.NotFound:
-        raise
-    except discord.HTTPException as exc:
-        log.info("ask channel thread not started: HTTP %s code %s", exc.status, exc.code)
-        return None
 
 
 def _from_a_person(message: discord.Message) -> bool:
@@ -533,44 +484,3 @@ def _names(message: discord.Message) -> dict[str, str]:
 def _how_to(me: discord.Member, text: str) -> discord.Embed:
     name = escape_markdown(me.display_name)
     return notice_embed(_(HOW_TO_TITLE), _(text).format(name=name, ask=_ask_command()))
-
-
-def _plain(embed: discord.Embed | None) -> str:
-    if embed is None:
-        return ""
-    return "\n".join(part for part in (embed.title, embed.description) if part)[:2000]
-
-
-def _reference(
-    message: discord.Message, permissions: _Permissions
-) -> discord.MessageReference | None:
-    """A reply's reference to ``message`` (Discord needs Read Message History for one); a
-    question deleted meanwhile makes it a plain message rather than a failure."""
-    return message.to_reference(fail_if_not_exists=False) if permissions.reply else None
-
-
-async def _send(
-    channel: discord.abc.Messageable,
-    reference: discord.MessageReference | None,
-    *,
-    content: str | None = None,
-    embed: discord.Embed | None = None,
-    view: discord.ui.View | None = None,
-) -> discord.Message:
-    """A message in ``channel``, as a reply to ``reference`` that pings nobody when given."""
-    kwargs: dict[str, Any] = {}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    if reference is not None:
-        kwargs.update(reference=reference, mention_author=False)
-    return await channel.send(content, **kwargs)
-
-
-async def _start_typing(stack: contextlib.AsyncExitStack, channel: discord.abc.Messageable) -> None:
-    """Show "Typing…" in ``channel`` until ``stack`` closes; an answer never fails for it."""
-    try:
-        await stack.enter_async_context(channel.typing())
-    except discord.HTTPException as exc:
-        log.info("no typing indicator: HTTP %s", exc.status)
