@@ -1,10 +1,11 @@
 """Which Magisterium conversation a message of the bot's, or a thread it made, continues.
 
-A public answer (a mention's reply, a public ``/ask``, a related question, "New conversation")
-is recorded under its message id; a thread the bot made for a related question under the
-thread's id. A reply to that message, or a mention in that thread, then asks in the same
-``contextId``, whoever writes it. A thread started on a message has the message's id in
-Discord, so a thread on a recorded answer continues that answer too.
+A public answer (a mention's reply, a public ``/ask``, a related question, "New conversation",
+a private answer posted with "Share in channel") is recorded under its message id; a thread
+the bot made for a related question under the thread's id. A reply to that message, or a
+mention in that thread, then asks in the same ``contextId``, whoever writes it. A thread
+started on a message has the message's id in Discord, so a thread on a recorded answer
+continues that answer too.
 
 A row holds the message or thread id, the server, the contextId and the task id: no one's
 identity, no text. It lives as long as Magisterium keeps the task (:data:`RETENTION`, 24 h

@@ -1,9 +1,10 @@
 """Recording which conversation a public answer continues, where it was posted.
 
 Every public answer to a question (a mention's reply, a public ``/ask``, a related question,
-"New conversation", a reply to Magisterium's question back) is recorded under the id of the
-message discord.py returned for it, and a thread made for a related question under the
-thread's id, in ``services.answer_conversations`` (24 hours). A reply to that message, or a
+"New conversation", a reply to Magisterium's question back, a private answer posted with
+"Share in channel") is recorded under the id of the message discord.py returned for it (each
+message of a shared answer posted in several), and a thread made for a related question under
+the thread's id, in ``services.answer_conversations`` (24 hours). A reply to that message, or a
 mention in that thread, then continues the conversation (``cogs.qa.mentions``). Private
 answers are not recorded: nobody can reply to an ephemeral message.
 
@@ -14,6 +15,7 @@ is asked as a new question.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -47,12 +49,35 @@ async def remember_answer(
     """Record that ``message`` (the answer ``view`` shows) and ``thread`` (a thread it was
     posted in for the conversation) continue the answer's conversation."""
     continues = continues_of(view)
-    if continues is None or (message is None and thread is None):
-        return
-    store = bot.services.answer_conversations
     places = [(thread.id, Kind.THREAD)] if thread is not None else []
     if message is not None:
         places.append((message.id, Kind.MESSAGE))
+    await _record(bot, continues, places, guild_id=guild_id)
+
+
+async def remember_shared(
+    bot: MagisteriumBot,
+    messages: Sequence[discord.Message],
+    continues: Continues | None,
+    *,
+    guild_id: int | None,
+) -> None:
+    """Record that ``messages`` (a private answer posted publicly with "Share in channel")
+    continue ``continues``, the conversation of the private answer they show."""
+    places = [(message.id, Kind.MESSAGE) for message in messages]
+    await _record(bot, continues, places, guild_id=guild_id)
+
+
+async def _record(
+    bot: MagisteriumBot,
+    continues: Continues | None,
+    places: Sequence[tuple[int, Kind]],
+    *,
+    guild_id: int | None,
+) -> None:
+    if continues is None or not places:
+        return
+    store = bot.services.answer_conversations
     try:
         for place_id, kind in places:
             await store.remember(

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import discord
 
 from bot.a2a.results import Citation
+from cogs.qa.answers import Continues
 
 if TYPE_CHECKING:
     from bot.app import MagisteriumBot
@@ -86,6 +87,7 @@ class SharedAnswer:
     asker_id: int
     pages: list[discord.Embed]
     menu: discord.ui.View | None  # "Read a source…", feedback: the last message (never stored)
+    continues: Continues | None = None  # the conversation a reply to the public post continues
     shared: bool = False
 
 

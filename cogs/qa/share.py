@@ -11,7 +11,9 @@ What is posted is what was shown privately: every page of the answer, in order, 
 messages as Discord's limits allow (10 embeds, 6000 characters each), the first one saying
 "Asked by @name" (``AllowedMentions.none()``: the mention renders, nobody is pinged), the last
 one carrying the "Read a source…" menu and the "Helpful" / "Not helpful" buttons (so its
-readers can vote too). Once: a second press says it was already shared.
+readers can vote too). Once: a second press says it was already shared. The post is recorded
+like every public answer (``cogs.qa.conversations``): a reply to it continues the private
+answer's conversation, whoever writes it.
 
 The pages live in the QA cog's memory (``SHARE_MEMORY_SIZE`` answers); the button's custom_id
 carries the asker and the memory key. After a restart the memory is gone and the press gets a
@@ -34,6 +36,7 @@ from bot.render.pager import Paginator
 from bot.render.views import ReportedDynamicItem
 from cogs._feedback import FeedbackButton, shown_feedback
 from cogs.qa.answers import ACTIONS_ROW
+from cogs.qa.conversations import continues_of, remember_shared
 from cogs.qa.memory import SharedAnswer, ShareMemory, recent_answers
 from cogs.qa.sources import SourceSelect, shown_source_view
 
@@ -116,7 +119,10 @@ def offer_share(
     menu = shown_source_view(sources) if sources is not None else discord.ui.View(timeout=None)
     for button in shown_feedback(feedback):
         menu.add_item(button)
-    key = shares.keep(SharedAnswer(asker_id, list(view.pages), menu if menu.children else None))
+    shared = SharedAnswer(
+        asker_id, list(view.pages), menu if menu.children else None, continues_of(view)
+    )
+    key = shares.keep(shared)
     view.add_item(ShareButton(asker_id, key))
 
 
@@ -196,17 +202,25 @@ async def share_answer(interaction: discord.Interaction[MagisteriumBot], key: st
         return
     entry.shared = True  # claimed before the first await: a double press posts once
     await interaction.response.defer()  # the public post is the reply; nothing else is shown
+    posted: list[discord.Message] = []
     try:
-        await _post(channel, entry, interaction.user)
+        await _post(channel, entry, interaction.user, posted)
     except discord.HTTPException as exc:
         log.info("answer not shared: HTTP %s code %s", exc.status, exc.code)
         await _tell(interaction, _(BOT_CANNOT_TITLE), _(POST_FAILED_TEXT))
+    # A reply to what was posted (even a part, when Discord refused the rest) continues it.
+    client = interaction.client
+    await remember_shared(client, posted, entry.continues, guild_id=interaction.guild_id)
 
 
 async def _post(
-    channel: discord.abc.Messageable, entry: SharedAnswer, asker: discord.abc.User
+    channel: discord.abc.Messageable,
+    entry: SharedAnswer,
+    asker: discord.abc.User,
+    posted: list[discord.Message],
 ) -> None:
-    """Post every page; releases the claim when nothing at all could be posted."""
+    """Post every page, adding each message to ``posted``; releases the claim when nothing at
+    all could be posted."""
     batches = message_batches(entry.pages)
     # Translators: above an answer someone shared in a channel; {mention} is them.
     credit = _("Asked by {mention}").format(mention=asker.mention)
@@ -215,10 +229,11 @@ async def _post(
         if number == len(batches) - 1 and entry.menu is not None:
             extra["view"] = entry.menu
         try:
-            await channel.send(
+            sent = await channel.send(
                 embeds=embeds, allowed_mentions=discord.AllowedMentions.none(), **extra
             )
         except discord.HTTPException:
             if number == 0:
                 entry.shared = False  # nothing was posted: the person may try again
             raise
+        posted.append(sent)

@@ -163,6 +163,53 @@ async def test_a_paged_answer_is_shared_whole_within_discords_limits(
     assert any(c.startswith("qa:src:") for c in posts[-1].custom_ids)
 
 
+def context_of_answer(answer: InteractionResult) -> str:
+    """The contextId of an answer, as its related-question buttons carry it."""
+    assert answer.message is not None
+    related = next(c for c in answer.message.custom_ids if c.startswith("qa:rel:"))
+    return related.split(":")[2]
+
+
+def asked(fake: FakeMagisterium) -> list[Any]:
+    return [r for r in fake.requests if r.skill == "catholic_qa"]
+
+
+async def test_a_reply_to_the_shared_post_continues_the_answers_conversation(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    answer = await private_answer(harness)
+    context = context_of_answer(answer)
+    custom_id = share_id(answer.message)
+    assert custom_id is not None
+    before = len(harness.channel_messages)
+    await harness.click(answer, custom_id)
+    [post] = new_posts(harness, before)
+    replied = await harness.reply(harness.user(name="reader"), post, "And sanctifying grace?")
+    [reply] = replied.replies
+    assert reply.embeds and "expired" not in reply.content
+    assert len(asked(fake)) == 2
+    assert asked(fake)[-1].context_id == context  # the same conversation, not a new one
+    assert "And sanctifying grace?" in str(asked(fake)[-1].parts)
+
+
+async def test_a_reply_to_any_post_of_a_paged_share_continues_it(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    fake.faults.add(Fault.HUGE_ANSWER)
+    answer = await private_answer(harness)
+    context = context_of_answer(answer)
+    custom_id = share_id(answer.message)
+    assert custom_id is not None
+    before = len(harness.channel_messages)
+    await harness.click(answer, custom_id)
+    posts = new_posts(harness, before)
+    assert len(posts) > 1
+    for post in (posts[0], posts[-1]):  # the credited first, the last with its controls
+        replied = await harness.reply(harness.default_user, post, "Who gives it?")
+        assert len(replied.replies) == 1
+    assert [r.context_id for r in asked(fake)] == [None, context, context]
+
+
 async def test_share_in_the_asked_channel_not_elsewhere(harness: Harness) -> None:
     other = harness.make_text_channel("questions")
     answer = await private_answer(harness, channel=other)
