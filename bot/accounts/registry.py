@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, cast, get_args
@@ -51,6 +51,25 @@ _ACCOUNT_COLUMNS = select(
     Row.updated_at,
     Row.expires_at,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What deleting everything stored about a person deleted: rows by table name."""
+
+    rows: Mapping[str, int]
+
+    @property
+    def token(self) -> bool:
+        """A token was linked (and is deleted)."""
+        return self.count(Row.__tablename__) > 0
+
+    @property
+    def anything(self) -> bool:
+        return any(count > 0 for count in self.rows.values())
+
+    def count(self, table: str) -> int:
+        return self.rows.get(table, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +192,16 @@ class TokenRegistry(AccountRows[LinkedAccount]):
     async def unlink(self, user_id: int) -> bool:
         """Delete the token and everything else stored about the user, in one transaction.
         True when a token was linked."""
+        return (await self.delete_everything(user_id)).token
+
+    async def delete_everything(self, user_id: int) -> Forgotten:
+        """Delete the token and everything else stored about the user, in one transaction;
+        what was deleted."""
         try:
             deleted = await self._db.delete_user_data(user_id)
         finally:
             await self._changed(user_id)
-        return deleted.get(Row.__tablename__, 0) > 0
+        return Forgotten(deleted)
 
     async def count(self) -> int:
         async with self._db.session() as session:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from pydantic import SecretStr
 
 from bot.accounts import AccountStatus, LinkedAccount
+from bot.accounts.registry import Forgotten
 from bot.accounts.wall_clock import utcnow
 from bot.app.respond import defer
 from bot.i18n import N_, _, ngettext
@@ -22,6 +23,7 @@ from bot.services.origin import Origin
 from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict
 from bot.services.tokens import ChosenSource
+from bot.storage.models import AnswerFeedbackRow
 from cogs._zones import PERSON, answer_zone, zone_choices
 from cogs.account.sign_in import SignIns
 from cogs.account.views import LinkTokenModal
@@ -231,12 +233,9 @@ class AccountCog(commands.Cog):
     )
     async def unlink(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         await defer(interaction, ephemeral=True)
-        removed = await self.bot.services.registry.unlink(interaction.user.id)
-        if removed:
-            text = _("Your token and everything the bot stored about you are deleted.")
-        else:
-            text = _("Nothing was stored about you.")
-        await interaction.followup.send(embed=notice_embed(_("Unlinked"), text), ephemeral=True)
+        deleted = await self.bot.services.registry.delete_everything(interaction.user.id)
+        embed = notice_embed(*unlinked(deleted))
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @account.command(
         # Translators: a Discord slash-command name: lowercase, one word, at most 32 characters.
@@ -269,3 +268,45 @@ class AccountCog(commands.Cog):
         self, interaction: discord.Interaction[MagisteriumBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return zone_choices(current, automatic=_(PERSON.choice))
+
+
+def unlinked(deleted: Forgotten) -> tuple[str, str]:
+    """/account unlink's title and text: what it deleted (the token, the votes, both, the rest
+    alone, or nothing), never "unlinked" when no token was linked."""
+    votes = deleted.count(AnswerFeedbackRow.__tablename__)
+    if deleted.token and not votes:
+        return _("Unlinked"), _("Your token and everything the bot stored about you are deleted.")
+    if deleted.token:
+        # Translators: /account unlink's answer; the votes are the "Helpful" / "Not helpful"
+        # presses under the bot's answers.
+        text = ngettext(
+            "Your token, your {count} vote on answers and everything else the bot stored about "
+            "you are deleted.",
+            "Your token, your {count} votes on answers and everything else the bot stored about "
+            "you are deleted.",
+            votes,
+        )
+        return _("Unlinked"), text.format(count=votes)
+    if not deleted.anything:
+        # Translators: the title of /account unlink's answer when nothing was stored about them.
+        title = _("Nothing to delete")
+        return title, _("Nothing was stored about you.")
+    # Translators: the title of /account unlink's answer when the person had no linked account
+    # but other things stored about them (votes, a timezone, daily posts...) were deleted.
+    title = _("Deleted")
+    if not votes:
+        # Translators: /account unlink's answer to someone who had linked no account; what was
+        # stored about them (a timezone, personal daily posts, usage counts...) is deleted.
+        return title, _(
+            "You had no linked account. Everything the bot stored about you is deleted."
+        )
+    # Translators: /account unlink's answer to someone who had linked no account; the votes
+    # are the "Helpful" / "Not helpful" presses under the bot's answers.
+    text = ngettext(
+        "You had no linked account. Your {count} vote on answers and everything else the bot "
+        "stored about you are deleted.",
+        "You had no linked account. Your {count} votes on answers and everything else the bot "
+        "stored about you are deleted.",
+        votes,
+    )
+    return title, text.format(count=votes)

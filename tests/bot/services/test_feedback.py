@@ -271,6 +271,19 @@ async def test_unlink_deletes_the_persons_votes_and_nobody_elses(
     assert await store.counts(PARISH) == FeedbackCounts(helpful=1, not_helpful=0)
 
 
+async def test_what_unlink_deleted_counts_the_votes(
+    database: Database, store: FeedbackStore, cipher: TokenCipher
+) -> None:
+    registry = TokenRegistry(database, cipher)
+    await store.vote(answer_id=ANSWER, user_id=ALICE, guild_id=PARISH, verdict="helpful")
+    await store.vote(answer_id=OTHER_ANSWER, user_id=ALICE, guild_id=None, verdict="helpful")
+    await store.vote(answer_id=ANSWER, user_id=BOB, guild_id=PARISH, verdict="helpful")
+    deleted = await registry.delete_everything(ALICE)
+    assert deleted.count(AnswerFeedbackRow.__tablename__) == 2  # not Bob's
+    assert deleted.anything and not deleted.token  # votes, no token
+    assert not (await registry.delete_everything(ALICE)).anything
+
+
 async def test_unlink_before_any_vote_makes_no_key(
     database: Database, clock: FakeWallClock
 ) -> None:

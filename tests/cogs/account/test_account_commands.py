@@ -10,10 +10,13 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy import select
 
 from bot.a2a.skills import DOCUMENT_SEARCH
 from bot.app.respond import defer
+from bot.services.feedback import FeedbackCounts
 from bot.services.origin import Origin
+from bot.storage.models import PersonTimezoneRow
 from cogs.account.views import TOKEN_FIELD_ID
 from devtools.discord import Harness, HarnessUser, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
@@ -117,10 +120,77 @@ async def test_status_and_unlink(harness: Harness) -> None:
 
     gone = await harness.slash("account unlink", user=user, dm=True)
     assert gone.ephemeral
-    assert_shown("everything the bot stored about you are deleted", gone.embeds, "description")
+    assert told(gone) == (
+        "Unlinked",
+        "Your token and everything the bot stored about you are deleted.",
+    )
     assert await harness.bot.services.registry.get(user.id) is None
     again = await harness.slash("account unlink", user=user)
-    assert shown(again.embeds, "description") == ["Nothing was stored about you."]
+    assert told(again) == ("Nothing to delete", "Nothing was stored about you.")
+
+
+def told(result: InteractionResult) -> tuple[str, str]:
+    """The one private note an /account command answered: (title, text)."""
+    assert result.ephemeral
+    [embed] = result.embeds
+    return str(embed["title"]), str(embed["description"])
+
+
+async def vote_on_answers(harness: Harness, voter: HarnessUser, count: int) -> None:
+    """``voter`` presses "Helpful" under ``count`` answers someone else asked for."""
+    for number in range(count):
+        answer = await harness.slash("ask", question=f"What is grace? ({number})")
+        assert answer.message is not None
+        helpful = next(c for c in answer.message.custom_ids if c.startswith("fb:h:"))
+        pressed = await harness.click(answer, helpful, user=voter)
+        assert pressed.ephemeral and not pressed.rejected
+
+
+@pytest.mark.parametrize(
+    ("token", "votes", "timezone", "title", "text"),
+    [
+        (
+            True,
+            2,
+            False,
+            "Unlinked",
+            "Your token, your 2 votes on answers and everything else the bot stored about you "
+            "are deleted.",
+        ),
+        (
+            False,
+            1,
+            False,
+            "Deleted",
+            "You had no linked account. Your 1 vote on answers and everything else the bot "
+            "stored about you are deleted.",
+        ),
+        (
+            False,
+            0,
+            True,
+            "Deleted",
+            "You had no linked account. Everything the bot stored about you is deleted.",
+        ),
+    ],
+    ids=["token-and-votes", "votes-only", "timezone-only"],
+)
+async def test_unlink_says_what_it_deleted(
+    harness: Harness, token: bool, votes: int, timezone: bool, title: str, text: str
+) -> None:
+    user = harness.user()
+    if token:
+        await _link(harness, user, "pro-unlink-token")
+    await vote_on_answers(harness, user, votes)
+    if timezone:
+        await harness.slash("account timezone", user=user, zone="Europe/Rome")
+    gone = await harness.slash("account unlink", user=user)
+    assert told(gone) == (title, text)
+    assert await harness.bot.services.feedback.counts(harness.guild.id) == FeedbackCounts(0, 0)
+    zone = select(PersonTimezoneRow.timezone).where(PersonTimezoneRow.discord_user_id == user.id)
+    assert await harness.bot.services.db.first(zone) is None
+    again = await harness.slash("account unlink", user=user)  # nothing left
+    assert told(again) == ("Nothing to delete", "Nothing was stored about you.")
 
 
 async def test_a_401_later_marks_the_token_invalid_and_says_relink(
