@@ -42,10 +42,10 @@ from bot.limits import (
 from bot.oauth import OAuthConfig, OAuthService
 from bot.observability.metrics import Metrics
 from bot.services.answer_conversations import AnswerConversationStore
+from bot.services.ask_channels import AskChannelStore
 from bot.services.conversations import ConversationStore
 from bot.services.feedback import FeedbackStore
 from bot.services.magisterium import MagisteriumService
-from bot.services.ask_channels import AskChannelStore
 from bot.services.server_settings import ServerSettingsStore
 from bot.services.timezones import TimezoneStore
 from bot.services.tokens import TokenChooser

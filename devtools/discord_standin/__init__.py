@@ -4,8 +4,12 @@
 from ``GET /gateway/bot``): IDENTIFY, READY, GUILD_CREATE, heartbeats, RESUME with replay,
 RECONNECT, INVALID_SESSION, INTERACTION_CREATE and MESSAGE_CREATE on the shard that owns the
 guild, interaction callbacks and webhooks (the harness's :class:`FakeDiscord`), channel
-messages with ``enforce_nonce``, threads, DMs, command registration, Discord's rate-limit
-headers and, on demand, 429s (per route or global) and 5xx. Modules: ``world`` (what Discord
+messages with ``enforce_nonce``, threads started on messages, forum channels and their posts,
+DMs, command registration, Discord's rate-limit headers and, on demand, 429s (per route or
+global) and 5xx. The developer portal's privileged-intent switches are
+``StandIn(privileged_intents=…)`` (none by default: 4014); without the Message Content intent a
+server message reaches the bot without its text unless it mentions the bot itself (a mention of
+its managed role alone does not count). Modules: ``world`` (what Discord
 holds), ``gateway``, ``rest``, ``ratelimits``, ``interactions`` (payloads), ``server``.
 """
 

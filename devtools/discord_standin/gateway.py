@@ -1,11 +1,13 @@
 """Discord's gateway (v10, JSON, zlib-stream or zstd-stream transport compression).
 
 A connection gets HELLO, answers heartbeats with ACK, and IDENTIFYs (token, intents and shard
-checked, with Discord's close codes) or RESUMEs. A session outlives its socket: dispatches meant
-for it while it is disconnected are kept and replayed on RESUME, from the sequence the client
-last saw. Faults on demand: the socket dropped without a close frame, RECONNECT, INVALID_SESSION,
-and new sockets held before HELLO (:meth:`Gateway.hold_connections`) so that a shard stays
-disconnected while a test delivers events to its session.
+checked, with Discord's close codes; a privileged intent is refused with 4014 unless
+``World.privileged_intents`` switches it on, as the developer portal does) or RESUMEs. A
+session outlives its socket: dispatches meant for it while it is disconnected are kept and
+replayed on RESUME, from the sequence the client last saw. Faults on demand: the socket dropped
+without a close frame, RECONNECT, INVALID_SESSION, and new sockets held before HELLO
+(:meth:`Gateway.hold_connections`) so that a shard stays disconnected while a test delivers
+events to its session.
 """
 
 from __future__ import annotations
@@ -49,7 +51,13 @@ INVALID_SHARD, INVALID_API_VERSION, DISALLOWED_INTENTS = 4010, 4012, 4014
 def readable(message: JSON, intents: int, bot_id: str) -> JSON:
     """``message`` as a session with ``intents`` gets it: without the Message Content intent
     its content, embeds, attachments, components and poll are withheld, except in DMs, in
-    messages that mention the app (a reply to it carries its mention) and in its own."""
+    messages that mention the app (a reply to it carries its mention) and in its own.
+
+    A mention of the app's managed role alone (``mention_roles``, not ``mentions``) is no such
+    exception: Discord's docs name only the app's own mention ("Content in which the app is
+    mentioned", docs.discord.com/developers/events/gateway#message-content-intent; "Messages
+    that @mention your app", …/gateway/you-might-not-need-a-privileged-intent), so the text is
+    withheld."""
     if intents & MESSAGE_CONTENT_INTENT or "guild_id" not in message:
         return message
     if str(message.get("author", {}).get("id")) == bot_id:
@@ -135,7 +143,9 @@ class Session:
 class GatewayEvent:
     """Something that happened on the gateway, for tests to read."""
 
-    kind: str  # identify, resume, resumed, invalid_session, close, reconnect_sent, dropped
+    # identify, refused (an IDENTIFY closed with detail["code"]), resume, resumed,
+    # invalid_session, close, reconnect_sent, dropped
+    kind: str
     shard: tuple[int, int] | None
     session_id: str | None
     at: float = field(default_factory=time.monotonic)
@@ -264,18 +274,25 @@ class Gateway:
         return ws
 
     async def _identify(self, connection: Connection, data: JSON) -> Session | None:
-        ws = connection.ws
-        if data.get("token") != self.world.token:
-            await ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed")
-            return None
         intents = int(data.get("intents", 0))
-        if intents & PRIVILEGED_INTENTS:
-            await ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s)")
-            return None
         shard_id, shard_count = data.get("shard") or (0, 1)
         agreed = self.shard_count in (None, shard_count)
-        if not 0 <= shard_id < shard_count or not agreed:
-            await ws.close(code=INVALID_SHARD, message=b"Invalid shard")
+        refusal: tuple[int, bytes] | None = None
+        if data.get("token") != self.world.token:
+            refusal = AUTHENTICATION_FAILED, b"Authentication failed"
+        # The developer portal's switches: a privileged intent not switched on is refused.
+        elif intents & PRIVILEGED_INTENTS & ~self.world.privileged_intents:
+            refusal = DISALLOWED_INTENTS, b"Disallowed intent(s)"
+        elif not 0 <= shard_id < shard_count or not agreed:
+            refusal = INVALID_SHARD, b"Invalid shard"
+        if refusal is not None:
+            code, reason = refusal
+            detail = {"code": code, "intents": intents}
+            self.events.append(
+                GatewayEvent("refused", (shard_id, shard_count), None, detail=detail)
+            )
+            self.on_change()
+            await connection.ws.close(code=code, message=reason)
             return None
         self.shard_count = shard_count
         previous = self.owner.get(shard_id)
@@ -306,7 +323,7 @@ class Gateway:
             },
         )
         for guild in guilds:
-            await session.dispatch("GUILD_CREATE", guild.create_payload())
+            await session.dispatch("GUILD_CREATE", guild.create_payload(self.world.bot_user))
         return session
 
     async def _resume(self, connection: Connection, data: JSON) -> Session | None:

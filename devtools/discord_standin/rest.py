@@ -1,10 +1,11 @@
 """Discord's REST API (v10), the part the bot uses, with Discord's headers, limits and errors.
 
 Interaction callbacks and webhooks are answered by the harness's :class:`FakeDiscord` (the
-same model the fast tests use); channel messages, DMs, threads, the application and command
-registration are modelled here. Every request is recorded with its status; every message body
-is checked against Discord's limits (a broken one gets 50035, as on Discord) and against the
-project's rule that nothing goes out able to mention anyone it did not name.
+same model the fast tests use); channel messages, DMs, threads (started on a message; a forum
+takes no messages), the application and command registration are modelled here. Every request
+is recorded with its status; every message body is checked against Discord's limits (a broken
+one gets 50035, as on Discord) and against the project's rule that nothing goes out able to
+mention anyone it did not name.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from devtools.discord.records import RecordedFile, StoredMessage
 from devtools.discord.wire import JSON
 from devtools.discord_standin.interactions import Commands
 from devtools.discord_standin.ratelimits import Answer, RateLimits
-from devtools.discord_standin.world import World
+from devtools.discord_standin.world import ARCHIVE_DURATIONS, GUILD_FORUM, GUILD_TEXT, World
 
 API_PREFIX = "/api/v10"
 # The flags a bot may set on a channel message: suppress embeds, suppress notifications, voice
@@ -107,7 +108,7 @@ class Rest:
         gateway_url: Callable[[], str],
         recommended_shards: int,
         on_change: Callable[[], None],
-        on_thread: Callable[[JSON], Awaitable[None]],
+        on_thread: Callable[[JSON, JSON], Awaitable[None]],
     ) -> None:
         self.world, self.fake, self.commands, self.ratelimits = world, fake, commands, ratelimits
         self.gateway_url = gateway_url
@@ -393,6 +394,10 @@ class Rest:
         channel = self._channel_or_404(request)
         if isinstance(channel, web.Response):
             return channel
+        if channel.type == GUILD_FORUM:  # posts are threads: POST /channels/{forum}/threads
+            return json_response(
+                {"message": "Cannot send messages in a non-text channel", "code": 50008}, 400
+            )
         body, files = request[BODY]
         body = dict(body or {})
         code, problems = payload_checks.check_message(body, creating=True)
@@ -481,21 +486,33 @@ class Rest:
         return web.Response(status=204)
 
     async def _thread(self, request: web.Request, recorded: RestRequest) -> web.Response:
+        """Start Thread from Message: a public thread whose id is the message's, in a text
+        channel only; THREAD_CREATE, then MESSAGE_UPDATE of the message (now with ``thread``)."""
         parent, message = self._message_in(request)
         if isinstance(message, web.Response) or message is None:
             return message or parent
+        if parent.type != GUILD_TEXT:  # a thread's, a DM's (a forum holds no messages)
+            return json_response(
+                {"message": "Cannot execute action on this channel type", "code": 50024}, 400
+            )
+        body, _files = request[BODY]
+        problems = thread_problems(body)
+        if problems:
+            return _invalid_form(problems)
         if message.get("thread"):
             return json_response(
                 {"message": "A thread has already been created for this message", "code": 160004},
                 400,
             )
-        body, _files = request[BODY]
         thread = self.world.add_thread(
-            parent, str((body or {}).get("name") or "thread"), int(message["id"])
+            parent,
+            str(body["name"]),
+            int(message["id"]),
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
         data = thread.payload()
         message["thread"] = data
-        await self.on_thread(data)
+        await self.on_thread(data, message)
         return json_response(data, 201)
 
     async def _typing(self, request: web.Request, recorded: RestRequest) -> web.Response:
@@ -518,6 +535,38 @@ class Rest:
         recorded = self._record(request, "unmodelled")
         self.problems.append(f"unmodelled request {request.method} {recorded.path}")
         return self._finish(recorded, json_response({"message": "404: Not Found", "code": 0}, 404))
+
+
+def thread_problems(body: Any) -> list[payload_checks.Problem]:
+    """What Discord's CreateTextThreadWithMessageRequest refuses (its OpenAPI spec): ``name``
+    1-100 characters and required; ``auto_archive_duration`` 60, 1440, 4320 or 10080 (or
+    null); ``rate_limit_per_user`` 0-21600 (or null)."""
+    if not isinstance(body, dict):
+        return [("name", "This field is required")]
+    problems: list[payload_checks.Problem] = []
+    name = body.get("name")
+    if not isinstance(name, str):
+        problems.append(("name", "This field is required"))
+    elif not 1 <= len(name) <= 100:
+        problems.append(("name", f"Must be between 1 and 100 in length (got {len(name)})."))
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in ARCHIVE_DURATIONS:
+        problems.append(("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}."))
+    slowmode = body.get("rate_limit_per_user")
+    if slowmode is not None and not (isinstance(slowmode, int) and 0 <= slowmode <= 21600):
+        problems.append(("rate_limit_per_user", "Int value should be between 0 and 21600."))
+    return problems
+
+
+def _invalid_form(problems: list[payload_checks.Problem]) -> web.Response:
+    return json_response(
+        {
+            "code": 50035,
+            "message": "Invalid Form Body",
+            "errors": payload_checks.form_errors(problems),
+        },
+        400,
+    )
 
 
 def _unauthorized() -> JSON:

@@ -23,7 +23,14 @@ from devtools.discord_standin.gateway import Gateway
 from devtools.discord_standin.interactions import Commands
 from devtools.discord_standin.ratelimits import RateLimits
 from devtools.discord_standin.rest import Rest
-from devtools.discord_standin.world import Channel, Person, World, shard_of
+from devtools.discord_standin.world import (
+    GUILD_FORUM,
+    GUILD_TEXT,
+    Channel,
+    Person,
+    World,
+    shard_of,
+)
 
 T = TypeVar("T")
 TOKEN = "MTAx.standin.bot-token-not-a-real-one"
@@ -43,7 +50,15 @@ class Delivered:
 
 
 class StandIn:
-    """Discord, for one bot: its world, REST, gateway, and what tests wait for."""
+    """Discord, for one bot: its world, REST, gateway, and what tests wait for.
+
+    ``privileged_intents`` are the developer portal's switches for the app: by default none, so
+    an IDENTIFY asking for a privileged intent is closed with 4014 (Disallowed intents), as
+    Discord does; ``StandIn(privileged_intents=MESSAGE_CONTENT_INTENT)`` (``gateway``'s
+    constant, ``1 << 15``) allows Message Content, and a session that identified with it then
+    gets every server message with its content. ``world.privileged_intents`` can be changed
+    between connections.
+    """
 
     def __init__(
         self,
@@ -52,8 +67,11 @@ class StandIn:
         recommended_shards: int = 1,
         heartbeat_interval_ms: int = 41_250,
         limits: dict[str, tuple[int, float]] | None = None,
+        privileged_intents: int = 0,
     ) -> None:
-        self.world = World(token=token, application_id=snowflake())
+        self.world = World(
+            token=token, application_id=snowflake(), privileged_intents=privileged_intents
+        )
         self.fake = FakeDiscord(
             application_id=self.world.application_id, bot_user=self.world.bot_user
         )
@@ -172,19 +190,19 @@ class StandIn:
         content: str,
         *,
         mention_bot: bool = False,
+        mention_role: bool = False,
         reply_to: JSON | None = None,
     ) -> JSON:
-        """``person`` writes ``content`` in a server ``channel`` (MESSAGE_CREATE on the shard
-        that owns it), as Discord sends it: with ``mention_bot``, ``<@bot> `` before the text
-        and the bot in ``mentions``; with ``reply_to`` (a message), a reply to it
-        (``message_reference`` and ``referenced_message``, its author in ``mentions``, as
-        Discord's default "@ON" adds). The session reads it as its intents allow (the content
-        is withheld from a message that is not for the bot without the Message Content intent).
-        The message as stored (all of it)."""
-        bot = self.world.bot_user
-        text = f"<@{bot['id']}> {content}" if mention_bot else content
-        data = interactions.guild_message(self.world, person, channel, text)
-        mentioned = [bot] if mention_bot else []
+        """``person`` writes ``content`` in a server ``channel`` or thread (MESSAGE_CREATE on
+        the shard that owns it), as Discord sends it: with ``mention_bot``, ``<@bot> `` before
+        the text and the bot in ``mentions``; with ``mention_role``, ``<@&role> `` (the bot's
+        managed role in that server, as Discord's mention picker often offers it) and the role
+        in ``mention_roles``, the bot not in ``mentions``; with ``reply_to`` (a message), a
+        reply to it (``message_reference`` and ``referenced_message``, its author in
+        ``mentions``, as Discord's default "@ON" adds). The session reads it as its intents
+        allow (see ``gateway.readable``: without the Message Content intent the content is
+        withheld unless the bot itself is mentioned). The message as stored (all of it)."""
+        data = self._member_message(person, channel, content, mention_bot, mention_role)
         if reply_to is not None:
             data["type"] = 19  # REPLY
             data["message_reference"] = {
@@ -194,24 +212,91 @@ class StandIn:
                 "guild_id": str(channel.guild_id),
             }
             data["referenced_message"] = reply_to
-            if reply_to["author"] not in mentioned:
-                mentioned.append(reply_to["author"])
-        data["mentions"] = mentioned
-        channel.messages.append(data)
+            if reply_to["author"] not in data["mentions"]:
+                data["mentions"].append(reply_to["author"])
+        channel.add(data)
         await self.gateway.to_shard(self.shard_for(channel), "MESSAGE_CREATE", data)
         return data
+
+    def _member_message(
+        self,
+        person: Person,
+        channel: Channel,
+        content: str,
+        mention_bot: bool,
+        mention_role: bool,
+        *,
+        message_id: int | None = None,
+    ) -> JSON:
+        if channel.guild_id is None:
+            raise ValueError("say() writes in a server; use dm() for a DM")
+        bot = self.world.bot_user
+        role_id = self.world.guilds[channel.guild_id].bot_role_id
+        prefix = (f"<@{bot['id']}> " if mention_bot else "") + (
+            f"<@&{role_id}> " if mention_role else ""
+        )
+        data = interactions.guild_message(self.world, person, channel, prefix + content)
+        if message_id is not None:
+            data["id"] = str(message_id)
+        data["mentions"] = [bot] if mention_bot else []
+        data["mention_roles"] = [str(role_id)] if mention_role else []
+        return data
+
+    async def post_in_forum(
+        self,
+        person: Person,
+        forum: Channel,
+        title: str,
+        content: str,
+        *,
+        mention_bot: bool = False,
+        mention_role: bool = False,
+    ) -> tuple[Channel, JSON]:
+        """``person`` posts in ``forum`` (``world.add_forum``) as Discord's client does: a
+        public thread named ``title``, owned by them, whose starter message (``content``) has
+        the thread's id as its own id and as its ``channel_id``. THREAD_CREATE (the thread,
+        ``newly_created``) then MESSAGE_CREATE (the starter, read as the intents allow), on the
+        shard that owns the server. (The post, its starter message as stored.)"""
+        if forum.type != GUILD_FORUM:
+            raise ValueError(f"channel {forum.id} is not a forum (type {forum.type})")
+        thread = self.world.add_thread(forum, title, snowflake(), owner_id=person.id)
+        starter = self._member_message(
+            person, thread, content, mention_bot, mention_role, message_id=thread.id
+        )
+        thread.add(starter)
+        shard_id = self.shard_for(forum)
+        await self.gateway.to_shard(
+            shard_id, "THREAD_CREATE", {**thread.payload(), "newly_created": True}
+        )
+        await self.gateway.to_shard(shard_id, "MESSAGE_CREATE", starter)
+        return thread, starter
+
+    async def start_thread(self, person: Person, message: JSON, name: str) -> Channel:
+        """``person`` starts a thread on ``message`` (in a text channel), as Discord's client
+        does: the thread takes the message's id; THREAD_CREATE, then MESSAGE_UPDATE of the
+        message with its ``thread``. The thread, to :meth:`say` in."""
+        parent = self.world.channels[int(message["channel_id"])]
+        if parent.type != GUILD_TEXT or message.get("thread"):
+            raise ValueError(f"no thread can be started on message {message['id']}")
+        thread = self.world.add_thread(parent, name, int(message["id"]), owner_id=person.id)
+        message["thread"] = thread.payload()
+        await self._thread_created(message["thread"], message)
+        return thread
 
     def shard_for(self, channel: Channel) -> int:
         count = self.gateway.shard_count or 1
         return shard_of(channel.guild_id, count)
 
-    async def _thread_created(self, thread: JSON) -> None:
+    async def _thread_created(self, thread: JSON, source: JSON) -> None:
+        """A thread started on ``source``: THREAD_CREATE, then MESSAGE_UPDATE of the message
+        (now with its ``thread``), as Discord's "Start Thread from Message" fires them."""
         guild_id = int(thread["guild_id"])
         shard_id = shard_of(guild_id, self.gateway.shard_count or 1)
         with contextlib.suppress(LookupError):  # nobody connected: nobody is told
             await self.gateway.to_shard(
                 shard_id, "THREAD_CREATE", {**thread, "newly_created": True}
             )
+            await self.gateway.to_shard(shard_id, "MESSAGE_UPDATE", source)
 
     # --- reading answers ---------------------------------------------------------------------
 

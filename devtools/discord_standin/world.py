@@ -25,7 +25,9 @@ from devtools.discord.wire import (
     user_payload,
 )
 
-GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+GUILD_TEXT, DM, PUBLIC_THREAD, GUILD_FORUM = 0, 1, 11, 15
+# A thread's auto_archive_duration, in minutes: the only values Discord takes.
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 # Discord's enforce_nonce looks back "a few minutes".
 NONCE_WINDOW_SECONDS = 5 * 60
 
@@ -43,6 +45,7 @@ class Channel:
     parent_id: int | None = None
     recipient: JSON | None = None  # a DM's other user
     owner_id: int | None = None  # who created a thread
+    auto_archive_duration: int = 1440  # a thread's, in minutes
     messages: list[JSON] = field(default_factory=list)
     # nonce -> (message, time.monotonic() of its creation), for enforce_nonce.
     nonces: dict[str, tuple[JSON, float]] = field(default_factory=dict)
@@ -65,16 +68,40 @@ class Channel:
             "flags": 0,
         }
         if self.type == PUBLIC_THREAD:
+            # Discord's ThreadResponse (its OpenAPI spec): owner, metadata and counts required.
             data["owner_id"] = str(self.owner_id)
             data["thread_metadata"] = {
                 "archived": False,
-                "auto_archive_duration": 1440,
+                "auto_archive_duration": self.auto_archive_duration,
                 "archive_timestamp": now_iso(),
                 "locked": False,
             }
             data["message_count"] = len(self.messages)
+            data["total_message_sent"] = len(self.messages)
             data["member_count"] = 1
+            data["applied_tags"] = []
+        elif self.type == GUILD_FORUM:
+            # A forum holds only threads (posts); its own fields, as GuildChannelResponse has.
+            data.update(
+                available_tags=[],
+                default_reaction_emoji=None,
+                default_sort_order=None,
+                default_forum_layout=0,
+                default_thread_rate_limit_per_user=0,
+                default_auto_archive_duration=1440,
+            )
         return data
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
+
+    def add(self, message: JSON) -> JSON:
+        """Store ``message`` here; in a thread it gets its ``position``, as Discord gives it."""
+        if self.is_thread:
+            message["position"] = len(self.messages)
+        self.messages.append(message)
+        return message
 
     def place(self) -> Place:
         guild = None if self.guild_id is None else cast("discord.Guild", GuildRef(self.guild_id))
@@ -105,13 +132,24 @@ class Guild:
 
     @property
     def bot_role_id(self) -> int:
+        """The role Discord made for the bot when it joined (managed, tagged with its id)."""
         return self.id + 1
 
-    def create_payload(self) -> JSON:
-        """GUILD_CREATE's data: the guild with its channels, roles and (some) members."""
+    def create_payload(self, bot_user: JSON | None = None) -> JSON:
+        """GUILD_CREATE's data: the guild with its channels, roles and (some) members. The
+        bot's managed role carries ``tags.bot_id`` (``bot_user``'s id), as Discord's does:
+        discord.py's ``Guild.self_role`` finds it by that tag."""
+        bot_tags = {"bot_id": str(bot_user["id"])} if bot_user is not None else None
         roles = [
             self.everyone_role,
-            _role(self.bot_role_id, "Magisterium", self.bot_permissions, position=1, managed=True),
+            _role(
+                self.bot_role_id,
+                str((bot_user or {}).get("username") or "Magisterium"),
+                self.bot_permissions,
+                position=1,
+                managed=True,
+                tags=bot_tags,
+            ),
         ]
         return {
             "id": str(self.id),
@@ -146,7 +184,7 @@ class Guild:
             "unavailable": False,
             "member_count": len(self.members),
             "members": list(self.members),
-            "channels": [c.payload() for c in self.channels if c.type == GUILD_TEXT],
+            "channels": [c.payload() for c in self.channels if c.type in (GUILD_TEXT, GUILD_FORUM)],
             "threads": [c.payload() for c in self.channels if c.type == PUBLIC_THREAD],
             "voice_states": [],
             "presences": [],
@@ -163,18 +201,26 @@ def _role(
     *,
     position: int,
     managed: bool = False,
+    tags: JSON | None = None,
 ) -> JSON:
-    return {
+    """A role as Discord's GuildRoleResponse has it (every required field)."""
+    data: JSON = {
         "id": str(role_id),
         "name": name,
         "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
+        "icon": None,
+        "unicode_emoji": None,
         "position": position,
         "permissions": str(permissions.value),
         "managed": managed,
         "mentionable": False,
         "flags": 0,
     }
+    if tags is not None:
+        data["tags"] = tags
+    return data
 
 
 @dataclass(frozen=True)
@@ -192,9 +238,19 @@ class Person:
 class World:
     """The application, the servers it is in, and every channel and message."""
 
-    def __init__(self, *, token: str, application_id: int, bot_name: str = "Magisterium") -> None:
+    def __init__(
+        self,
+        *,
+        token: str,
+        application_id: int,
+        bot_name: str = "Magisterium",
+        privileged_intents: int = 0,
+    ) -> None:
         self.token = token
         self.application_id = application_id
+        # The privileged intents switched on for the app in the developer portal (e.g. the
+        # Message Content intent, 1 << 15); an IDENTIFY asking for any other gets 4014.
+        self.privileged_intents = privileged_intents
         self.bot_user = user_payload(application_id, bot_name, bot=True)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -234,14 +290,32 @@ class World:
             self.dm_of[user_id] = channel.id
         return self.channels[self.dm_of[user_id]]
 
-    def add_thread(self, parent: Channel, name: str, thread_id: int) -> Channel:
+    def add_forum(self, guild: Guild, name: str = "questions") -> Channel:
+        """A forum channel (type 15) in ``guild``: it holds posts (threads), not messages."""
+        forum = Channel(snowflake(), GUILD_FORUM, name=name, guild_id=guild.id)
+        guild.channels.append(forum)
+        self.channels[forum.id] = forum
+        return forum
+
+    def add_thread(
+        self,
+        parent: Channel,
+        name: str,
+        thread_id: int,
+        *,
+        owner_id: int | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> Channel:
+        """A public thread in ``parent`` (a text channel's, on a message whose id it takes, or a
+        forum's post), made by ``owner_id`` (the bot when None)."""
         thread = Channel(
             thread_id,
             PUBLIC_THREAD,
             name=name,
             guild_id=parent.guild_id,
             parent_id=parent.id,
-            owner_id=self.application_id,
+            owner_id=owner_id or self.application_id,
+            auto_archive_duration=auto_archive_duration,
         )
         self.channels[thread.id] = thread
         if parent.guild_id is not None:
@@ -278,5 +352,5 @@ class World:
         if nonce is not None:
             data["nonce"] = nonce
             channel.nonces[str(nonce)] = (data, time.monotonic())
-        channel.messages.append(data)
+        channel.add(data)
         return data, True
