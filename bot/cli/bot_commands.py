@@ -57,7 +57,29 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(serve())
     except (EncryptionKeyError, StorageUnavailable) as error:
         return fail(CLIError(str(error)))
+    except discord.PrivilegedIntentsRequired:
+        # Discord closed the gateway with 4014: an intent the developer portal has not
+        # switched on. The only privileged one the bot can ask for is Message Content.
+        log.error(refused_intent_message(message_content=settings.message_content_intent))
+        return 2
     return 0
+
+
+def refused_intent_message(*, message_content: bool) -> str:
+    """The one line an operator reads when Discord refuses the gateway's intents (4014)."""
+    if message_content:
+        return (
+            "Discord refused the Message Content intent (gateway close 4014): "
+            'MESSAGE_CONTENT_INTENT is true, but the app\'s "Message Content Intent" switch is '
+            "off in the Discord developer portal (Bot page, Privileged Gateway Intents; a "
+            "verified app needs Discord's approval for it). Switch it on there, or set "
+            "MESSAGE_CONTENT_INTENT=false to answer mentions and replies only."
+        )
+    return (
+        "Discord refused a privileged gateway intent (gateway close 4014) although "
+        "MESSAGE_CONTENT_INTENT is false; check the Privileged Gateway Intents in the Discord "
+        "developer portal (Bot page)."
+    )
 
 
 def sync(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
 """Asking where people talk, on the real run path: ``python -m bot run`` on the stand-in's
 gateway and REST reads a server message that mentions it, and a reply to its answer, as Discord
 delivers them to an app without the Message Content intent, and answers each as a reply that
-pings nobody; the reply continues the answer's conversation at Magisterium.
+pings nobody; the reply continues the answer's conversation at Magisterium. A mention of the
+bot's managed role alone arrives without its text (Discord's exception is for the app's own
+mention), and gets the note that says to mention the app itself.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ async def test_a_mention_and_a_reply_to_its_answer_over_the_gateway(
         intents = identify.detail["intents"]
         assert intents == default_intents().value
         assert intents & GUILD_MESSAGES, "server messages are delivered"
-        assert intents & MESSAGE_CONTENT_INTENT == 0, "no MESSAGE_CONTENT_INTENT setting yet"
+        assert intents & MESSAGE_CONTENT_INTENT == 0, "MESSAGE_CONTENT_INTENT is off by default"
 
         # Chat not for the bot reaches it without its text (no Message Content intent).
         chat = await standin.say(ben, general, "Hello everyone, what is grace?")
@@ -108,6 +110,23 @@ async def test_a_mention_and_a_reply_to_its_answer_over_the_gateway(
         )[1]
         assert_a_reply_to(second, followup)
 
+        # Ben picks the bot's role from the mention list: the text is withheld, so the reply
+        # says to mention the app itself (no question asked, no controls).
+        by_role = await standin.say(ben, general, "What is hope?", mention_role=True)
+        assert session.sent[-1]["d"]["content"] == ""
+        assert session.sent[-1]["d"]["mention_roles"] == [str(parish.bot_role_id)]
+        how_to = (
+            await standin.until(
+                lambda: reply_sent(standin, general.id, 3), timeout=60, what="the role's note"
+            )
+        )[2]
+        payload = how_to.payload
+        assert isinstance(payload, dict), payload
+        assert str(payload["message_reference"]["message_id"]) == by_role["id"], payload
+        assert payload["allowed_mentions"] == NO_PING and not payload.get("components")
+        (note,) = payload["embeds"]
+        assert "mentions my role" in note["description"] and "@Magisterium" in note["description"]
+
         assert await bot.terminate(timeout=30) == 0
 
     questions = [r for r in upstream.fake.requests if r.skill == "catholic_qa"]
@@ -120,4 +139,5 @@ async def test_a_mention_and_a_reply_to_its_answer_over_the_gateway(
     assert "Traceback" not in log and " ERROR " not in log, log
     assert "CommandNotFound" not in log
     assert standin.rest.problems == []
-    assert len([m for m in general.messages if m["author"]["id"] == bot_id]) == 2, "chat: none"
+    mine = [m for m in general.messages if m["author"]["id"] == bot_id]
+    assert len(mine) == 3, "two answers and the role's note; the chat: none"

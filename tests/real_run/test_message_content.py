@@ -1,0 +1,123 @@
+"""``MESSAGE_CONTENT_INTENT=true`` on the real run path: ``python -m bot run`` asks the
+stand-in's gateway for the Message Content intent. Where the developer portal allows it, the
+bot reads every server message (and answers a mention of its managed role, whose text it now
+gets); where it does not (Discord's 4014), the bot exits at once with one ERROR line that
+says which setting and which portal switch, and no traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app.application import default_intents
+from devtools.discord_standin import StandIn, running_standin
+from devtools.discord_standin.gateway import DISALLOWED_INTENTS, MESSAGE_CONTENT_INTENT
+from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
+from tests.real_run.test_mentions import assert_a_reply_to, reply_sent
+from tests.support.real_run import (
+    START_TIMEOUT,
+    bot_env,
+    embed_titles,
+    registered_commands,
+    running_bot,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.real_run]
+
+# From Discord's 4014 to the process gone: a refusal is final, nothing to retry or drain.
+EXIT_AFTER_REFUSAL_SECONDS = 15.0
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[RunningFakeServer]:
+    async with running_fake_server(FakeMagisterium(expensive_per_minute=10)) as server:
+        yield server
+
+
+async def test_with_the_intent_allowed_the_bot_reads_every_message_and_its_role_mention(
+    upstream: RunningFakeServer, tmp_path: Path
+) -> None:
+    commands = await registered_commands(tmp_path)
+    allowed = StandIn(privileged_intents=MESSAGE_CONTENT_INTENT)
+    async with running_standin(allowed) as standin:
+        standin.commands.register(commands)
+        parish = standin.world.add_guild("St Anne's Parish")
+        general = parish.channels[0]
+        ann, ben = standin.world.add_person("ann"), standin.world.add_person("ben")
+        database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        env = bot_env(
+            standin,
+            upstream.url,
+            database_url,
+            QA_RATE_LIMIT_PER_MINUTE="10",
+            MESSAGE_CONTENT_INTENT="true",
+        )
+
+        async with asyncio.timeout(START_TIMEOUT + 120), running_bot(env, tmp_path) as bot:
+            await standin.connected({0}, timeout=START_TIMEOUT)
+            identify = next(e for e in standin.gateway.events if e.kind == "identify")
+            assert identify.detail["intents"] == default_intents(message_content=True).value
+            assert identify.detail["intents"] & MESSAGE_CONTENT_INTENT
+
+            # Chat arrives with its text now, and is still not answered (no ask channel).
+            chat = await standin.say(ben, general, "Hello everyone, what is grace?")
+            session = standin.gateway.session_of_shard(0)
+            assert session.sent[-1]["d"]["content"] == chat["content"]
+
+            # A mention of the bot's managed role alone: its text is delivered, so answered.
+            asked = await standin.say(ann, general, "What is grace?", mention_role=True)
+            assert session.sent[-1]["d"]["content"] == asked["content"]
+            assert session.sent[-1]["d"]["mentions"] == []
+            (sent,) = await standin.until(
+                lambda: reply_sent(standin, general.id, 1), timeout=60, what="the role's answer"
+            )
+            assert_a_reply_to(sent, asked)
+            bot_id = str(standin.world.application_id)
+            answer = next(m for m in general.messages if m["author"]["id"] == bot_id)
+            assert embed_titles([answer]) == ["What is grace?"]
+
+            assert await bot.terminate(timeout=30) == 0
+
+    questions = [r for r in upstream.fake.requests if r.skill == "catholic_qa"]
+    texts = [" ".join(str(p.get("text", "")) for p in r.parts) for r in questions]
+    assert texts == ["What is grace?"], "the chat was not asked, the role mention was"
+    log = bot.log()
+    assert "Traceback" not in log and " ERROR " not in log, log
+    assert standin.rest.problems == []
+    assert len([m for m in general.messages if m["author"]["id"] == bot_id]) == 1
+
+
+async def test_with_the_intent_refused_the_bot_exits_with_one_clear_error(
+    upstream: RunningFakeServer, tmp_path: Path
+) -> None:
+    async with running_standin() as standin:  # the portal's switch off: 4014
+        standin.world.add_guild("St Anne's Parish")
+        database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        env = bot_env(standin, upstream.url, database_url, MESSAGE_CONTENT_INTENT="true")
+
+        async with asyncio.timeout(START_TIMEOUT + 60), running_bot(env, tmp_path) as bot:
+            refused = await standin.until(
+                lambda: next((e for e in standin.gateway.events if e.kind == "refused"), None),
+                timeout=START_TIMEOUT,
+                what="the IDENTIFY refused",
+            )
+            assert refused.detail["code"] == DISALLOWED_INTENTS
+            assert refused.detail["intents"] == default_intents(message_content=True).value
+            status = await bot.exited(timeout=EXIT_AFTER_REFUSAL_SECONDS)
+            took = time.monotonic() - refused.at
+
+    assert status == 2, bot.log()
+    assert took < EXIT_AFTER_REFUSAL_SECONDS
+    log = bot.log()
+    assert "Traceback" not in log, log
+    errors = [line for line in log.splitlines() if " ERROR " in line]
+    assert len(errors) == 1, log
+    assert "MESSAGE_CONTENT_INTENT" in errors[0] and '"Message Content Intent"' in errors[0]
+    assert "developer portal" in errors[0]
+    assert not [e for e in standin.gateway.events if e.kind == "identify"]
+    assert standin.token not in log
