@@ -73,6 +73,8 @@ class MagisteriumBot(commands.AutoShardedBot):
             intents=intents or default_intents(message_content=settings.message_content_intent),
             tree_cls=MagisteriumTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Nothing reads discord.py's message cache (2 MB, a scan per edit; bench/guild_messages)
+            max_messages=None,
             allowed_contexts=EVERYWHERE,
             allowed_installs=ANY_INSTALL,
             shard_count=settings.shard_count,

@@ -573,8 +573,11 @@ def answer_memories(harness: Harness) -> dict[str, Any]:
 
 
 def keep_few_messages(harness: Harness, size: int) -> None:
-    """discord.py's cache of received messages (1,000 by default), at ``size``."""
+    """discord.py's cache of received messages (1,000 by default), at ``size``; none stays
+    none (the bot keeps no message: ``max_messages=None``)."""
     state = harness.bot._connection
+    if state.max_messages is None:
+        return
     state.max_messages = size
     state._messages = deque(state._messages or (), maxlen=size)
 

@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import copy
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -70,6 +71,9 @@ def _carry_over(old: ConnectionState[Any], new: ConnectionState[Any], bot: AnyBo
     new.allowed_mentions = old.allowed_mentions
     new._translator = old._translator
     new.loop = old.loop  # `channel.typing()` and other helpers schedule on the state's loop
+    # discord.py's message cache as the bot sets it (dpytest's state would keep 1,000 messages).
+    new.max_messages = old.max_messages
+    new._messages = None if old.max_messages is None else deque(maxlen=old.max_messages)
     store, fresh = old._view_store, new._view_store
     for message_id, items in store._views.items():
         views = {id(item.view): item.view for item in items.values() if item.view is not None}
@@ -142,6 +146,35 @@ def build_guild(bot: AnyBot, name: str, channel_name: str) -> discord.TextChanne
         add_member(state, user_payload_of(state.user), guild)
         channel: discord.TextChannel = backend.make_text_channel(channel_name, guild)
     return channel
+
+
+_dpytest_make_message = backend.make_message
+
+
+def _make_message(
+    content: str,
+    author: Any,
+    channel: Any,
+    tts: bool = False,
+    embeds: Any = None,
+    attachments: Any = None,
+    nonce: int | None = None,
+    id_num: int = -1,
+) -> discord.Message:
+    """dpytest's ``make_message`` (a message the bot sends, or dpytest's own) for a bot that
+    keeps no message (``max_messages=None``): dpytest reads the message it has just parsed
+    back from discord.py's cache, so without one it is rebuilt from what dpytest recorded."""
+    message: discord.Message | None = _dpytest_make_message(
+        content, author, channel, tts, embeds, attachments, nonce, id_num
+    )
+    if message is None and backend._cur_config is not None:
+        data: Any = backend._cur_config.messages[channel.id][-1]
+        message = discord.Message(state=backend.get_state(), channel=channel, data=data)
+    assert message is not None, "dpytest made no message"
+    return message
+
+
+backend.make_message = _make_message
 
 
 def record_channel_sends(

@@ -3,6 +3,8 @@ without the Message Content intent, and the gateway events around them."""
 
 from __future__ import annotations
 
+import discord
+
 from devtools.discord import Harness
 
 
@@ -67,8 +69,24 @@ async def test_threads_forums_and_voice_chats_are_places_to_write(harness: Harne
 
 
 async def test_deleting_and_editing_send_the_gateway_events(harness: Harness) -> None:
+    """As Discord tells the bot: the raw events only, for the bot keeps no message
+    (``max_messages=None``, which the harness carries over from the bot, as every test runs)."""
+    edits: list[discord.RawMessageUpdateEvent] = []
+    deletes: list[discord.RawMessageDeleteEvent] = []
+
+    async def on_raw_message_edit(payload: discord.RawMessageUpdateEvent) -> None:
+        edits.append(payload)
+
+    async def on_raw_message_delete(payload: discord.RawMessageDeleteEvent) -> None:
+        deletes.append(payload)
+
+    harness.bot.add_listener(on_raw_message_edit)
+    harness.bot.add_listener(on_raw_message_delete)
     exchange = await harness.message(harness.user(), f"<@{harness.bot_user['id']}> hi")
     await harness.edit_message(exchange.message.id, f"<@{harness.bot_user['id']}> hello")
-    assert harness.state._get_message(exchange.message.id).content.endswith("hello")  # type: ignore[union-attr]
+    edited = [(e.message_id, e.message.content[-5:]) for e in edits]
+    assert edited == [(exchange.message.id, "hello")]
     await harness.delete_message(exchange.message.id)
-    assert harness.state._get_message(exchange.message.id) is None
+    assert [d.message_id for d in deletes] == [exchange.message.id]
+    assert edits[0].cached_message is None and deletes[0].cached_message is None
+    assert harness.state._messages is None and not harness.bot.cached_messages
