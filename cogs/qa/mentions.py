@@ -33,6 +33,7 @@ answer (its text would be the answer's title, public again); an edit is not a ne
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import datetime
@@ -103,6 +104,8 @@ BUSY_TITLE = N_("One question at a time")
 BUSY = N_(
     "I am still answering your previous question. Ask this one again once that answer is posted."
 )
+# How long a reply to an answer waits for that answer's record, when it overtook it.
+RECORD_WAIT = 10.0
 # Told once a person's allowance is used up, then silent for this long when it is not known.
 QUIET_WITHOUT_TOKEN = 600.0
 # Translators: the bot may post in the channel but not show embeds. {ask}: the /ask command.
@@ -147,6 +150,8 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         # The questions being answered now, and which of them were deleted meanwhile.
         self._answering: set[int] = set()
         self._deleted: set[int] = set()
+        # Answers being posted and recorded now, by the channel (or thread) they go to.
+        self._posting: dict[int, set[asyncio.Event]] = {}
         self.flood = FloodGuard()  # one question at a time per member in ask channels
 
     # --- events ------------------------------------------------------------------------------
@@ -318,9 +323,32 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             log.info("question in guild %s deleted before its answer: not posted", guild.id)
             view.stop()
             return
-        sent, thread = await self._deliver(message, permissions, view, content, question, place)
-        if sent is None:
-            return
+        # A reply (or a message in the thread) racing this answer's record waits for it.
+        posted = asyncio.Event()
+        goes_to = {message.channel.id, message.id}  # the channel, or a thread started on it
+        for channel_id in goes_to:
+            self._posting.setdefault(channel_id, set()).add(posted)
+        try:
+            sent, thread = await self._deliver(message, permissions, view, content, question, place)
+            if sent is not None:
+                await self._record(sent, view, guild.id, thread, conversation, place)
+        finally:
+            posted.set()
+            for channel_id in goes_to:
+                pending = self._posting.get(channel_id, set())
+                pending.discard(posted)
+                if not pending:
+                    self._posting.pop(channel_id, None)
+
+    async def _record(  # noqa: PLR0917 (one answer's parts)
+        self,
+        sent: discord.Message,
+        view: Paginator | Clarification,
+        guild_id: int,
+        thread: discord.Thread | None,
+        conversation: Conversation | None,
+        place: AskPlace | None,
+    ) -> None:
         # The thread continues this conversation when it continued one, the bot made it, or
         # it is an ask channel's.
         keeps_thread = thread is not None and (
@@ -329,7 +357,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             or thread.owner_id == getattr(self.bot.user, "id", None)
         )
         await remember_answer(
-            self.bot, sent, view, guild_id=guild.id, thread=thread if keeps_thread else None
+            self.bot, sent, view, guild_id=guild_id, thread=thread if keeps_thread else None
         )
 
     async def _ask(
@@ -368,6 +396,9 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         if isinstance(message.channel, discord.Thread):
             places.append(message.channel.id)
         store = self.bot.services.answer_conversations
+        if places and message.channel.id in self._posting:
+            # The message may have overtaken the record of an answer it continues.
+            await self._answers_posted(self._posting[message.channel.id])
         try:
             for place in places:
                 found = await store.find(place)
@@ -377,6 +408,14 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             log.warning("mention asked as a new question: %s", error)
             return None, False
         return None, self._expired(message, in_ask_thread=in_ask_thread)
+
+    @staticmethod
+    async def _answers_posted(posting: set[asyncio.Event]) -> None:
+        """Until the answers being posted there now are recorded (at most :data:`RECORD_WAIT`)."""
+        pending = [asyncio.create_task(event.wait()) for event in posting]
+        _done, still = await asyncio.wait(pending, timeout=RECORD_WAIT)
+        for task in still:
+            task.cancel()
 
     def _expired(
         self, message: discord.Message, now: datetime | None = None, *, in_ask_thread: bool = False

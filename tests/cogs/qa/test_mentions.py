@@ -422,6 +422,42 @@ async def test_a_public_ask_answer_and_its_related_thread_continue(
     assert asked(fake)[-1].context_id == context
 
 
+async def test_a_reply_that_overtakes_its_answers_record_waits_for_it(
+    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone replies the moment the answer appears, before the bot has recorded which
+    conversation it continues: the reply waits for that record instead of asking anew."""
+    store = services(harness).answer_conversations
+    remember, recording, release = store.remember, asyncio.Event(), asyncio.Event()
+
+    async def slow_remember(*args: Any, **kwargs: Any) -> bool:
+        recording.set()
+        await release.wait()
+        return await remember(*args, **kwargs)
+
+    cog = mentions_cog(harness)
+    wait_for_records, waiting = cog._answers_posted, asyncio.Event()
+
+    async def spied_wait(posting: Any) -> None:
+        waiting.set()
+        await wait_for_records(posting)
+
+    monkeypatch.setattr(store, "remember", slow_remember)
+    monkeypatch.setattr(cog, "_answers_posted", spied_wait)
+    user = harness.user()
+    first = asyncio.create_task(harness.mention(user, QUESTION))
+    await recording.wait()  # the answer is posted; its record is not written yet
+    answer = harness.channel_messages[-1]
+    reply = asyncio.create_task(harness.reply(harness.user(name="quick"), answer, "And mercy?"))
+    async with asyncio.timeout(30):  # a guard: without the wait the reply never reaches it
+        await waiting.wait()
+    release.set()
+    await first
+    the_reply(await reply)
+    context = await context_of(harness, answer.id)
+    assert context is not None and asked(fake)[-1].context_id == context
+
+
 async def test_a_private_answer_is_not_recorded(harness: Harness) -> None:
     result = await harness.slash("ask", question=QUESTION, private=True)
     assert result.message is not None and result.ephemeral
