@@ -153,6 +153,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         # Answers being posted and recorded now, by the channel (or thread) they go to.
         self._posting: dict[int, set[asyncio.Event]] = {}
         self.flood = FloodGuard()  # one question at a time per member in ask channels
+        self._turns: dict[int, int] = {}  # an ask channel's question being answered -> asker
 
     # --- events ------------------------------------------------------------------------------
 
@@ -238,10 +239,17 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             if turn is Turn.SAY_BUSY:
                 await self._reply(message, permissions, embed=notice_embed(_(BUSY_TITLE), _(BUSY)))
                 return
+            self._turns[message.id] = asker
             try:
                 await self._handle(message, question, permissions, locale, place=place)
             finally:
-                self.flood.done(asker)
+                self._end_turn(message.id)
+
+    def _end_turn(self, question_id: int) -> None:
+        """The asker's question is answered (posted) or failed: their next one may be asked."""
+        asker = self._turns.pop(question_id, None)
+        if asker is not None:
+            self.flood.done(asker)
 
     def _quiet_after(self, asker: int, error: Exception) -> None:
         """After telling a person their allowance is used up, answer nothing more of theirs
@@ -330,6 +338,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
             self._posting.setdefault(channel_id, set()).add(posted)
         try:
             sent, thread = await self._deliver(message, permissions, view, content, question, place)
+            self._end_turn(message.id)  # answered: the asker may ask again while it is recorded
             if sent is not None:
                 await self._record(sent, view, guild.id, thread, conversation, place)
         finally:

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.app.application import default_intents
+from bot.services.ask_channels import AskChannelKind, AskChannelStore
+from bot.storage import Database
 from devtools.discord_standin import StandIn, running_standin
 from devtools.discord_standin.gateway import DISALLOWED_INTENTS, MESSAGE_CONTENT_INTENT
 from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
@@ -90,6 +92,79 @@ async def test_with_the_intent_allowed_the_bot_reads_every_message_and_its_role_
     assert "Traceback" not in log and " ERROR " not in log, log
     assert standin.rest.problems == []
     assert len([m for m in general.messages if m["author"]["id"] == bot_id]) == 1
+
+
+async def test_an_ask_channel_and_an_ask_forum_over_the_gateway(
+    upstream: RunningFakeServer, tmp_path: Path
+) -> None:
+    """A member's message in an ask channel is answered in a thread the bot starts on it (over
+    Discord's REST route), a message in that thread continues the conversation, and a forum
+    post is answered in the post. ``/server askchannel`` itself runs through the harness
+    (tests/cogs/qa/test_ask_channels.py); here the rows are written as it writes them."""
+    commands = await registered_commands(tmp_path)
+    async with running_standin(StandIn(privileged_intents=MESSAGE_CONTENT_INTENT)) as standin:
+        standin.commands.register(commands)
+        parish = standin.world.add_guild("St Anne's Parish")
+        questions = parish.channels[0]
+        forum = standin.world.add_forum(parish)
+        ann, ben = standin.world.add_person("ann"), standin.world.add_person("ben")
+        database_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        env = bot_env(
+            standin,
+            upstream.url,
+            database_url,
+            QA_RATE_LIMIT_PER_MINUTE="10",
+            MESSAGE_CONTENT_INTENT="true",
+        )
+
+        async with asyncio.timeout(START_TIMEOUT + 180), running_bot(env, tmp_path) as bot:
+            await standin.connected({0}, timeout=START_TIMEOUT)  # migrated, no message read
+            async with Database(database_url) as database:
+                store = AskChannelStore(database)
+                await store.set(parish.id, questions.id, AskChannelKind.TEXT)
+                await store.set(parish.id, forum.id, AskChannelKind.FORUM)
+
+            asked = await standin.say(ann, questions, "What is grace?")
+            thread = await standin.until(
+                lambda: standin.world.channels.get(int(asked["id"])),
+                timeout=60,
+                what="the thread on the question",
+            )
+            started = [
+                r
+                for r in standin.rest.requests
+                if r.path == f"/channels/{questions.id}/messages/{asked['id']}/threads"
+            ]
+            assert [r.status for r in started] == [201]
+            assert isinstance(started[0].payload, dict)
+            assert started[0].payload["name"] == "What is grace?"
+            (answer,) = await standin.replies_in(thread, 1, timeout=60)
+            assert embed_titles([answer]) == ["What is grace?"] and answer["components"]
+            (first_context,) = upstream.fake.tasks.contexts()
+
+            followup = await standin.say(ben, thread, "And who gives it?")
+            second = (await standin.replies_in(thread, 2, timeout=60))[1]
+            assert second["referenced_message"]["id"] == followup["id"]
+
+            post, _starter = await standin.post_in_forum(
+                ben, forum, "Is grace earned?", "I read that it is a gift."
+            )
+            (in_post,) = await standin.replies_in(post, 1, timeout=60)
+            assert in_post["components"], in_post["embeds"]  # an answer, not a note
+            assert await bot.terminate(timeout=30) == 0
+
+    questions_asked = [r for r in upstream.fake.requests if r.skill == "catholic_qa"]
+    texts = [" ".join(str(p.get("text", "")) for p in r.parts) for r in questions_asked]
+    assert texts == [
+        "What is grace?",
+        "And who gives it?",
+        "Is grace earned?\n\nI read that it is a gift.",
+    ]
+    contexts = [r.context_id for r in questions_asked]
+    assert contexts == [None, first_context, None]  # the thread continued the first answer
+    log = bot.log()
+    assert "Traceback" not in log and " ERROR " not in log, log
+    assert standin.rest.problems == []
 
 
 async def test_with_the_intent_refused_the_bot_exits_with_one_clear_error(
