@@ -7,8 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from bot.cli import accounts_cli, bot_commands, check, i18n_cli
-from bot.cli.common import CLIError, fail, load_settings
+from bot.cli.common import CLIError, fail
 from bot.cli.dev_commands import (
     DEV_COMMANDS,
     NOT_HERE,
@@ -17,8 +16,7 @@ from bot.cli.dev_commands import (
     requested_command,
     wants_dev_commands,
 )
-from bot.observability import configure_logging, log_level, register_settings_secrets
-from bot.settings import Settings
+from bot.cli.parsers import add_production_commands
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -28,10 +26,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    bot_commands.add_parsers(commands)
-    accounts_cli.add_parsers(commands)
-    check.add_parser(commands)
-    i18n_cli.add_parser(commands)
+    add_production_commands(commands)
     if wants_dev_commands(argv, tuple(commands.choices)):
         add_dev_parsers(commands)
     return parser
@@ -43,8 +38,16 @@ def setup_logging(verbose: bool) -> None:
     Settings that do not load leave the defaults: commands that need no settings (genkey,
     fake-server) still run, and those that do report the problem themselves.
     """
+    # Imported here, once a command runs: `--help` needs none of them.
+    from bot.cli.common import load_settings  # noqa: PLC0415
+    from bot.observability import (  # noqa: PLC0415
+        configure_logging,
+        log_level,
+        register_settings_secrets,
+    )
+
     try:
-        settings: Settings | None = load_settings()
+        settings = load_settings()
     except CLIError:
         settings = None
     if settings is not None:

@@ -13,26 +13,6 @@ from bot.cli.common import CLIError, fail, load_settings
 from bot.storage import Database, StorageUnavailable
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    genkey_parser = commands.add_parser(
-        "genkey",
-        help="print a new key for TOKEN_ENCRYPTION_KEY",
-        description="To rotate keys, put the new key first and keep the old one after it "
-        "(comma-separated), restart, then run rotate-keys.",
-    )
-    genkey_parser.set_defaults(handler=genkey)
-    rotate_parser = commands.add_parser(
-        "rotate-keys",
-        help="re-encrypt every stored secret under the first key of TOKEN_ENCRYPTION_KEY",
-        description="Afterwards the older keys can be removed from TOKEN_ENCRYPTION_KEY.",
-    )
-    rotate_parser.set_defaults(handler=rotate_keys)
-    migrate_parser = commands.add_parser(
-        "migrate", help="create or upgrade the database tables (DATABASE_URL)"
-    )
-    migrate_parser.set_defaults(handler=migrate)
-
-
 def genkey(args: argparse.Namespace) -> int:
     print(generate_key())
     return 0

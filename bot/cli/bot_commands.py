@@ -19,19 +19,6 @@ from bot.storage import StorageUnavailable
 log = logging.getLogger(__name__)
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run_parser = commands.add_parser("run", help="connect to Discord and serve")
-    run_parser.set_defaults(handler=run)
-    sync_parser = commands.add_parser(
-        "sync",
-        help="register the slash commands with Discord (never done on start)",
-        description="Without --guild, syncs global commands (they can take a while to appear "
-        "everywhere); with --guild (or DEV_GUILD_ID), copies them to that server for testing.",
-    )
-    sync_parser.add_argument("--guild", type=int, metavar="ID", help="a server id to sync to")
-    sync_parser.set_defaults(handler=sync)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()

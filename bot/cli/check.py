@@ -24,20 +24,6 @@ from bot.settings import Settings
 NAME_WIDTH = 16
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "check",
-        help="check settings, database, key, Magisterium and Discord; exit 1 on a failure",
-        description="Checks, without changing anything: the settings load; the database "
-        "(DATABASE_URL) is reachable, and at which migration revision; TOKEN_ENCRYPTION_KEY "
-        "parses and decrypts the stored tokens; Magisterium (MAGISTERIUM_API_URL) answers and "
-        "accepts MAGISTERIUM_TOKEN; its Agent Card lists every skill the bot uses; Discord's REST "
-        "API (DISCORD_API_BASE_URL) answers and accepts DISCORD_TOKEN. Exit status 1 when any "
-        "check failed (a warning does not fail).",
-    )
-    parser.set_defaults(handler=check)
-
-
 def check(args: argparse.Namespace) -> int:
     logs_to_stderr(verbose=getattr(args, "verbose", False))
     try:

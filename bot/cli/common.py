@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from bot.settings import Settings
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 class CLIError(Exception):
@@ -14,6 +14,11 @@ class CLIError(Exception):
 
 
 def load_settings() -> Settings:
+    # Imported here: the parser and `--help` import this module, and need no settings.
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    from bot.settings import Settings  # noqa: PLC0415
+
     try:
         return Settings()
     except ValidationError as exc:

@@ -17,17 +17,6 @@ from bot.settings import Settings
 UNREACHABLE_API = "http://127.0.0.1:9/api/v1/a2a"  # the check builds the bot, never calls it
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("i18n", help="check the translations (see README)")
-    actions = parser.add_subparsers(dest="i18n_command", required=True, metavar="ACTION")
-    check = actions.add_parser(
-        "check",
-        help="fail on a missing or stale translation, a placeholder mismatch, or a "
-        "localisation Discord would refuse",
-    )
-    check.set_defaults(handler=run_check)
-
-
 async def _command_problems() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(

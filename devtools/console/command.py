@@ -17,49 +17,6 @@ from devtools.console.startup import HarnessUnavailable, load_harness, open_sess
 
 log = logging.getLogger(__name__)
 
-DESCRIPTION = """\
-Runs the real bot without Discord: each line is sent as a real slash-command interaction
-through the bot's CommandTree, and what Discord would show is printed as text (embeds, fields,
-numbered buttons and menus, an "(only you can see this)" mark for private replies).
-
-It talks to an in-process fake Magisterium unless MAGISTERIUM_TOKEN is set (then to
-MAGISTERIUM_API_URL with that token), and keeps its data in a temporary SQLite database unless
-DATABASE_URL is set. Lines look like Discord's:
-
-  /ask question:What is grace? private:true
-  /readings date:tomorrow
-  /search query:social justice
-
-A value runs to the next option name of that command followed by a colon; double quotes
-around a value are dropped. Then `click N`, `select N CHOICE` and `submit TEXT` act on the
-last reply; `@bot TEXT` mentions the bot in the console's server channel and `reply TEXT`
-replies to the bot's last public message there (both answered as in a server); `help` lists
-every command, `quit` (or Ctrl-D) leaves.
-
-Exit status with -c: 0 when the bot answered, 1 when the line was refused or the bot answered
-with an error message (a red error embed) or not at all, 2 when the console could not start.
-Logs go to stderr, at WARNING unless -v."""
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "console",
-        help="try the bot offline: slash commands in a terminal, answers as text",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "-c",
-        dest="line",
-        metavar="COMMAND",
-        help='run one line (e.g. "/ask question:What is grace?"), print the reply, exit',
-    )
-    # SUPPRESS: without -v here, `python -m bot -v console` keeps its own -v.
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log at DEBUG"
-    )
-    parser.set_defaults(handler=run)
-
 
 def run(args: argparse.Namespace) -> int:
     logs_to_stderr(verbose=args.verbose)

@@ -10,7 +10,7 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from bot.accounts import TokenCipher, TokenRegistry, generate_key
-from bot.cli.accounts_cli import add_parsers
+from bot.cli.parsers import add_account_commands as add_parsers
 from bot.settings import Settings
 from bot.storage import DEFAULT_DATABASE_URL, Database
 from bot.storage.migrate import HEAD_REVISION
