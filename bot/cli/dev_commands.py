@@ -18,7 +18,7 @@ DEV_PACKAGE = "devtools"
 DEV_COMMANDS = ("console", "fake-server")
 NOT_HERE = (
     "`{command}` comes with a source checkout: clone the repository, "
-    "`pip install -e '.[dev]'` there and run it from the checkout"
+    "`pip install -e '.[console]'` there and run it from the checkout"
 )
 
 

@@ -25,7 +25,7 @@ from devtools.fake_magisterium import FakeMagisterium, running_fake_server
 # Any token the fake accepts as a paid plan: it stands in for the operator's MAGISTERIUM_TOKEN.
 FAKE_OPERATOR_TOKEN = "console-operator-token"
 HARNESS_MISSING = (
-    "the console needs a source checkout installed with `pip install -e '.[dev]'` "
+    "the console needs a source checkout installed with `pip install -e '.[console]'` "
     "(it drives the bot with devtools/discord, which needs dpytest)"
 )
 

@@ -395,7 +395,7 @@ def test_without_the_harness_one_line_and_exit_2(
     assert main(["console", "-c", "/help"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.count("\n") == 1 and "pip install -e '.[dev]'" in err and "dpytest" in err
+    assert err.count("\n") == 1 and "pip install -e '.[console]'" in err and "dpytest" in err
 
 
 async def test_with_magisterium_token_it_uses_that_endpoint_and_database(
