@@ -10,7 +10,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.a2a.skills import DOCUMENT_SEARCH
-from bot.app.respond import defer
+from bot.app.respond import defer, send_private
 from bot.i18n import N_, _
 from bot.render.embeds import notice_embed, search_results_embed
 from bot.services.origin import Origin
@@ -68,7 +68,7 @@ class SearchCog(commands.Cog):
             Origin.of(interaction), DOCUMENT_SEARCH, cleaned
         )
         if not results.hits:
-            await interaction.followup.send(embed=no_results_embed(cleaned), ephemeral=private)
+            await send_private(interaction, embed=no_results_embed(cleaned))
             return
         view = results_view(results.hits)
         await interaction.followup.send(

@@ -6,8 +6,10 @@ select on a message sent before a restart still works.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
+from urllib.parse import urlsplit
 
 import discord
 
@@ -37,6 +39,23 @@ def _one_line(text: str) -> str:
     return " ".join(clean_input(text).split())
 
 
+def source_name(url: str | None) -> str | None:
+    """The site an http(s) ``url`` is on, as a person reads it (``vatican.va``), or None when
+    there is none that fits an option's description whole."""
+    try:
+        parts = urlsplit((url or "").strip())
+        host = parts.hostname
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        return None
+    with contextlib.suppress(UnicodeError):
+        host = host.encode("ascii").decode("idna")  # xn--… as its letters
+    host = host.removeprefix("www.")
+    readable = host.isprintable() and not any(ch.isspace() for ch in host)
+    return host if readable and 0 < len(host) <= SELECT_OPTION_DESCRIPTION else None
+
+
 def result_options(hits: Sequence[SearchHit]) -> list[discord.SelectOption]:
     """One option per hit with a usable id (at most 25), numbered like the results list."""
     options: list[discord.SelectOption] = []
@@ -48,7 +67,7 @@ def result_options(hits: Sequence[SearchHit]) -> list[discord.SelectOption]:
         seen.add(doc_id)
         label = truncate(f"{number}. {_one_line(hit.title) or doc_id}", SELECT_OPTION_LABEL)
         # Translators: a search result's description in a menu; {doc_id} is the document's id.
-        about = _one_line(hit.url or "") or _("id {doc_id}").format(doc_id=doc_id)
+        about = source_name(hit.url) or _("id {doc_id}").format(doc_id=doc_id)
         options.append(
             discord.SelectOption(
                 label=label, value=doc_id, description=truncate(about, SELECT_OPTION_DESCRIPTION)

@@ -9,7 +9,13 @@ from pydantic import SecretStr
 
 from bot.a2a.results import SearchHit
 from bot.render.discord_limits import check_view
-from cogs.search.select import CUSTOM_ID, OpenResultSelect, results_view
+from cogs.search.select import (
+    CUSTOM_ID,
+    OpenResultSelect,
+    result_options,
+    results_view,
+    source_name,
+)
 from devtools.discord import Harness, InteractionResult
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.embed_parts import assert_shown, shown
@@ -40,6 +46,8 @@ async def test_results_are_numbered_links_with_a_select(
     assert len(options) == len(lines)
     assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100 for o in options)
     assert options[0]["value"] == "12345" and options[0]["label"] == "1. Lumen Gentium"
+    # The site the document is on, never a URL cut at 100 characters.
+    assert {o["description"] for o in options} == {"vatican.va"}
     assert result.allowed_mentions == {"parse": []}
 
 
@@ -104,8 +112,10 @@ async def test_selecting_a_vanished_document_says_not_found(harness: Harness) ->
     assert_shown("No document with id `99999` exists", chosen.embeds, "description")
 
 
-async def test_no_results_is_a_friendly_message(harness: Harness) -> None:
+async def test_no_results_is_a_friendly_private_message(harness: Harness) -> None:
     result = await harness.slash("search", query="zzqx vbnmq plokij")
+    # As /saint's "nothing found": the public "thinking…" goes, the note is the searcher's own.
+    assert result.deleted_original and result.ephemeral
     [embed] = result.embeds
     assert embed["title"] == "Nothing found"
     assert "zzqx vbnmq plokij" in embed["description"]
@@ -131,6 +141,35 @@ async def test_odd_queries_get_a_clear_answer(
     assert fake.count(skill="document_search") == 1
     texts = [part["text"] for part in fake.requests[-1].parts if part["kind"] == "text"]
     assert texts and not any("\u200b" in text for text in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("https://www.vatican.va/content/paul-vi/en/encyclicals/" + "x" * 200, "vatican.va"),
+        ("http://User:pw@Press.Vatican.VA:443/a?b#c", "press.vatican.va"),
+        ("https://xn--bcher-kva.example/", "bücher.example"),
+        ("javascript:alert(1)", None),
+        ("ftp://vatican.va/file", None),
+        ("/relative/path", None),
+        ("https://www./", None),
+        ("http://[not-an-address/", None),
+        ("https://" + "a" * 120 + ".va/", None),
+        (None, None),
+    ],
+)
+def test_source_name_is_the_site_as_a_person_reads_it(url: str | None, name: str | None) -> None:
+    assert source_name(url) == name
+
+
+def test_a_result_without_a_readable_site_is_described_by_its_id() -> None:
+    hits = [
+        SearchHit(id="1", title="On the web", url="https://www.vatican.va/" + "p" * 300),
+        SearchHit(id="2", title="Not on the web", url="javascript:void(0)"),
+        SearchHit(id="3", title="No address"),
+    ]
+    descriptions = [option.description for option in result_options(hits)]
+    assert descriptions == ["vatican.va", "id 2", "id 3"]
 
 
 def test_a_huge_result_list_stays_within_limits() -> None:
