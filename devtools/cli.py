@@ -29,8 +29,10 @@ DATABASE_URL is set. Lines look like Discord's:
 A value runs to the next option name of that command followed by a colon; double quotes
 around a value are dropped. Then `click N`, `select N CHOICE` and `submit TEXT` act on the
 last reply; `@bot TEXT` mentions the bot in the console's server channel and `reply TEXT`
-replies to the bot's last public message there (both answered as in a server); `help` lists
-every command, `quit` (or Ctrl-D) leaves.
+replies to the bot's last public message there (both answered as in a server); what the bot
+posts in a channel or thread meanwhile (a shared answer, a related question's thread) is printed
+under "posted in …"; `help` lists every command, `quit` (or Ctrl-D) leaves. With the offline
+fake, rate limits and quotas are off unless --limits.
 
 Exit status with -c: 0 when the bot answered, 1 when the line was refused or the bot answered
 with an error message (a red error embed) or not at all, 2 when the console could not start.
@@ -49,6 +51,18 @@ def add_console(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         dest="line",
         metavar="COMMAND",
         help='run one line (e.g. "/ask question:What is grace?"), print the reply, exit',
+    )
+    parser.add_argument(
+        "--locale",
+        metavar="LOCALE",
+        help="the Discord locale you use (fr, de, pt-BR, es-419, ko…): commands and answers "
+        "in that language, as Discord would send them",
+    )
+    parser.add_argument(
+        "--limits",
+        action="store_true",
+        help="keep Magisterium's per-minute limits and the shared account's hourly quotas "
+        "with the offline fake (off by default, so that trying the bot never waits)",
     )
     # SUPPRESS: without -v here, `python -m bot -v console` keeps its own -v.
     parser.add_argument(

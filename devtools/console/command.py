@@ -11,6 +11,7 @@ import sys
 from bot.accounts import EncryptionKeyError
 from bot.cli.common import CLIError, fail, load_settings
 from bot.cli.quiet_logs import logs_to_stderr
+from bot.i18n.locales import SUPPORTED_LOCALES
 from bot.storage import StorageUnavailable
 from devtools.console.session import ConsoleSession
 from devtools.console.startup import HarnessUnavailable, load_harness, open_session
@@ -23,6 +24,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         # Offline, discord.py's warnings (no voice libraries, gateway hiccups) are only noise.
         logging.getLogger("discord").setLevel(logging.ERROR)
+    if args.locale is not None and args.locale not in SUPPORTED_LOCALES:
+        spoken = ", ".join(SUPPORTED_LOCALES)
+        return fail(CLIError(f"--locale {args.locale!r}: the bot speaks {spoken}"))
     try:
         env = load_settings()
         harness_module = load_harness()
@@ -33,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     with asyncio.Runner() as runner:
         stack = contextlib.AsyncExitStack()
         try:
-            session = runner.run(open_session(env, harness_module, stack))
+            session = runner.run(
+                open_session(env, harness_module, stack, limits=args.limits, locale=args.locale)
+            )
         except (EncryptionKeyError, StorageUnavailable, ValueError) as error:
             runner.run(stack.aclose())
             return fail(CLIError(f"the bot did not start: {error}"))

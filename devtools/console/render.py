@@ -24,6 +24,7 @@ BUTTON, STRING_SELECT, TEXT_INPUT, TEXT_DISPLAY = 2, 3, 4, 10
 ENTITY_SELECTS = {5: "user", 6: "role", 7: "user or role", 8: "channel"}
 LINK_STYLE = 5
 NO_RESPONSE = "(no response: Discord would show “The application did not respond”)"
+NOTHING_CHANGED = "(nothing visible changed)"
 # What Discord's client replaces: <t:seconds:style> timestamps and <#id>, <@id>, <@&id> mentions.
 _MARKUP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>|<(#|@!?|@&)(\d+)>")
 
@@ -101,7 +102,7 @@ def render_result(result: InteractionOutcome, names: Names | None = None) -> Ren
         rendered.modal_inputs = list(modal.inputs)
     elif not rendered.lines:
         nothing = result.callback_type is None
-        rendered.lines.append(NO_RESPONSE if nothing else "(nothing visible changed)")
+        rendered.lines.append(NO_RESPONSE if nothing else NOTHING_CHANGED)
     return rendered
 
 

@@ -23,7 +23,13 @@ from devtools.console.parse import (
     EntityValue,
     parse_slash,
 )
-from devtools.console.render import Control, Rendered, render_modal_inputs, render_result
+from devtools.console.render import (
+    NOTHING_CHANGED,
+    Control,
+    Rendered,
+    render_modal_inputs,
+    render_result,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +58,12 @@ class ConsoleSession:
     harness: Any  # devtools.discord.Harness, started
     commands: list[CommandSpec]
     description: str  # which Magisterium and which database, for the banner
+    locale: str | None = None  # the Discord locale the console's person uses (--locale)
     _controls: list[Control] = field(default_factory=list)
     _modal: Any = None  # the InteractionResult that opened the form still waiting
     _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
     _last_public: Any = None  # the bot's last public message shown: what `reply` answers
+    _shown_ids: set[int] = field(default_factory=set)  # this line's messages already printed
 
     async def run_line(self, line: str) -> Reply:
         """What Discord would show for one console line; never raises for bad input."""
@@ -64,27 +72,50 @@ class ConsoleSession:
         try:
             if not text:
                 return Reply("")
-            if text.startswith("/"):
-                return await self._slash(text)
             if verb == "help":
                 return Reply(self.help_text())
-            if verb.lower() == MENTION_VERB:
-                return await self._message(await self.harness.mention(self._me, rest.strip()))
-            if verb == "reply":
-                return await self._reply(rest.strip())
-            if verb == "click":
-                return await self._click(rest)
-            if verb == "select":
-                return await self._select(rest)
-            if verb == "submit":
-                return await self._submit(rest)
-            hint = "start with / (try /help) or @bot, or type help"
-            return Reply(f"{text!r} is not a command: {hint}", True)
+            posted_before = len(self.harness.channel_messages)
+            self._shown_ids = set()
+            reply = await self._act(text, verb, rest)
+            return self._with_posts(reply, posted_before)
         except ConsoleInputError as error:
             return Reply(str(error), failed=True)
         except Exception as error:  # the harness refusing or the bot failing: one line each
             log.debug("console line failed: %s", text, exc_info=True)
             return Reply(f"error: {_one_line(error)}", failed=True)
+
+    async def _act(self, text: str, verb: str, rest: str) -> Reply:
+        if text.startswith("/"):
+            return await self._slash(text)
+        if verb.lower() == MENTION_VERB:
+            return await self._message(await self.harness.mention(self._me, rest.strip()))
+        if verb == "reply":
+            return await self._reply(rest.strip())
+        if verb == "click":
+            return await self._click(rest)
+        if verb == "select":
+            return await self._select(rest)
+        if verb == "submit":
+            return await self._submit(rest)
+        hint = "start with / (try /help) or @bot, or type help"
+        return Reply(f"{text!r} is not a command: {hint}", True)
+
+    def _with_posts(self, reply: Reply, posted_before: int) -> Reply:
+        """``reply`` and, after it, what the bot posted in channels meanwhile (a shared answer,
+        an answer in a thread), each under the place Discord would show it in."""
+        posted = [
+            m
+            for m in self.harness.channel_messages[posted_before:]
+            if not m.deleted and m.place.guild is not None and m.id not in self._shown_ids
+        ]
+        if not posted:
+            return reply
+        shown = self._show(_Sent(posted))
+        where = _place_names(self.harness, posted)
+        header = f"── posted in {where} ──"
+        before = "" if reply.text == NOTHING_CHANGED else reply.text  # the posts are the change
+        text = "\n".join(part for part in (before, header, shown.text) if part)
+        return Reply(text, reply.failed or shown.failed)
 
     def help_text(self) -> str:
         lines = ["Slash commands (options as name:value, like Discord):"]
@@ -101,7 +132,7 @@ class ConsoleSession:
             for name, value in invocation.values.items()
         }
         result = await self.harness.slash(
-            invocation.command.name, options=options, member_permissions=OWNER
+            invocation.command.name, options=options, member_permissions=OWNER, locale=self.locale
         )
         return self._show(result)
 
@@ -112,7 +143,9 @@ class ConsoleSession:
         if control.link:
             return Reply(f"[{control.number}] is a link; open it in a browser: {control.link}")
         custom_id = control.component["custom_id"]
-        result = await self.harness.click(control.message_id, custom_id, member_permissions=OWNER)
+        result = await self.harness.click(
+            control.message_id, custom_id, member_permissions=OWNER, locale=self.locale
+        )
         return self._show(result)
 
     async def _select(self, rest: str) -> Reply:
@@ -122,7 +155,11 @@ class ConsoleSession:
             raise ConsoleInputError(f"[{control.number}] is a button: click {control.number}")
         values = [_option_value(control, part.strip()) for part in _choices(control, choice)]
         result = await self.harness.select(
-            control.message_id, control.component["custom_id"], values, member_permissions=OWNER
+            control.message_id,
+            control.component["custom_id"],
+            values,
+            member_permissions=OWNER,
+            locale=self.locale,
         )
         return self._show(result)
 
@@ -130,7 +167,9 @@ class ConsoleSession:
         if self._modal is None:
             raise ConsoleInputError("no form is open: submit fills in the form a reply opened")
         values = _form_values(self._modal_inputs, rest.strip())
-        result = await self.harness.submit_modal(self._modal, values, member_permissions=OWNER)
+        result = await self.harness.submit_modal(
+            self._modal, values, member_permissions=OWNER, locale=self.locale
+        )
         self._modal, self._modal_inputs = None, []
         return self._show(result)
 
@@ -149,6 +188,7 @@ class ConsoleSession:
     async def _message(self, exchange: Any) -> Reply:
         """The bot's messages in answer to a message typed in its server channel."""
         sent = [m for m in exchange.replies if not m.deleted]
+        self._shown_ids.update(m.id for m in sent)
         result = _Sent(sent)
         shown = self._show(result)
         notes = [_reply_note(message) for message in sent]
@@ -225,6 +265,20 @@ class _Sent:
     visible_messages: list[Any]
     modal: None = None
     callback_type: int = 4
+
+
+def _place_names(harness: Any, messages: list[Any]) -> str:
+    """Where ``messages`` were posted, as Discord names it: #channel, or the thread's name."""
+    names: list[str] = []
+    for message in messages:
+        channel = harness.bot.get_channel(message.place.channel_id)
+        if isinstance(channel, discord.Thread):
+            name = f"the thread “{channel.name}”"
+        else:
+            name = f"#{getattr(channel, 'name', message.place.channel_id)}"
+        if name not in names:
+            names.append(name)
+    return ", ".join(names)
 
 
 def _reply_note(message: Any) -> str | None:

@@ -47,17 +47,35 @@ def _is_set(value: SecretStr | str | None) -> bool:
     return bool(raw and raw.strip())
 
 
+# Offline, Magisterium's per-minute limits and the shared account's hourly quotas would only
+# make a newcomer wait: the fake and the bot drop them unless the console is run with --limits.
+UNLIMITED = {
+    "rate_limit_per_minute": 6000,
+    "qa_rate_limit_per_minute": 6000,
+    "shared_quota_per_hour": 100_000,
+    "shared_qa_quota_per_hour": 100_000,
+}
+
+
 async def open_session(
-    env: Settings, harness_module: Any, stack: contextlib.AsyncExitStack
+    env: Settings,
+    harness_module: Any,
+    stack: contextlib.AsyncExitStack,
+    *,
+    limits: bool = False,
+    locale: str | None = None,
 ) -> ConsoleSession:
-    """Start the bot offline; everything it opens is closed by ``stack``."""
+    """Start the bot offline; everything it opens is closed by ``stack``. ``limits``: keep
+    Magisterium's per-minute limits and the shared quotas with the offline fake (a real
+    Magisterium always has its own). ``locale``: the Discord locale the console's person uses."""
     real_upstream = _is_set(env.magisterium_token)
     own_database = "database_url" in env.model_fields_set and _is_set(env.database_url)
     if real_upstream:
         api_url, token = env.magisterium_api_url, env.magisterium_token
         upstream = f"Magisterium: {api_url} with MAGISTERIUM_TOKEN"
     else:
-        server = await stack.enter_async_context(running_fake_server(FakeMagisterium()))
+        fake = FakeMagisterium(rate_limits_enabled=limits)
+        server = await stack.enter_async_context(running_fake_server(fake))
         api_url, token = server.url, SecretStr(FAKE_OPERATOR_TOKEN)
         upstream = "Magisterium: the offline fake (set MAGISTERIUM_TOKEN for the real API)"
     if own_database:
@@ -80,6 +98,7 @@ async def open_session(
             "shard_ids": None,
             "dev_guild_id": None,
             "web_port": None,
+            **({} if limits or real_upstream else UNLIMITED),
         }
     )
     harness = await stack.enter_async_context(
@@ -89,6 +108,10 @@ async def open_session(
             raise_ignored=False,
         )
     )
+    # Threads the bot starts (a related question's answer) as Discord would start them.
+    harness.bot.http.start_thread_with_message = harness_module.FakeThreads(harness)
     database = harness.bot.services.db.display_url if own_database else "a temporary SQLite file"
     description = f"{upstream}; database: {database}"
-    return ConsoleSession(harness, command_specs(harness.bot.tree), description)
+    if not (limits or real_upstream):
+        description += "; rate limits off (--limits keeps them)"
+    return ConsoleSession(harness, command_specs(harness.bot.tree), description, locale=locale)

@@ -44,11 +44,13 @@ from devtools.discord.results import (
     SentMessage,
 )
 from devtools.discord.tasks import SettleTimeout
+from devtools.discord.threads import FakeThreads
 from devtools.discord.wire import HarnessUser, Place
 
 __all__ = [
     "AutocompleteChoices",
     "CommandUnavailable",
+    "FakeThreads",
     "Harness",
     "HarnessError",
     "HarnessUser",

@@ -21,11 +21,12 @@ import pytest
 
 from bot.render.look import ERROR
 from devtools.discord import Harness, InteractionResult, SentMessage
+from devtools.discord.threads import FakeThreads
 from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.day_clock import set_cog_clock
 from tests.support.embed_parts import everything_shown, shown
-from tests.support.fakes import FakeThreads, FakeWallClock
+from tests.support.fakes import FakeWallClock
 from tests.support.many_questions import fake, harness_overrides
 
 JSON = dict[str, Any]

@@ -9,17 +9,14 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import discord
 import pytest
 
 from bot.a2a.models import Task
 from bot.accounts import TokenCipher
 from bot.i18n import compiled_catalogues
 from devtools.discord.records import http_error
-from devtools.discord.wire import thread_payload
 
 if TYPE_CHECKING:
-    from devtools.discord import Harness
     from devtools.fake_magisterium import FakeMagisterium
 
 
@@ -80,30 +77,6 @@ async def refuse_thread(*args: Any, **kwargs: Any) -> Any:
     """``bot.http.start_thread_with_message`` where the bot may not start threads: Discord's
     403 Missing Permissions (50013). The bot then answers in place."""
     raise http_error(403, 50013, "Missing Permissions")
-
-
-class FakeThreads:
-    """``bot.http.start_thread_with_message`` answering as Discord does (dpytest has no
-    threads): the thread takes the id of the message it is started on, and the bot then gets
-    its THREAD_CREATE, which puts it in the cache (so messages posted in it find it). Each
-    thread it opens is recorded, with the message it was opened on and the fields the bot
-    asked for (``asked``: name, auto_archive_duration…)."""
-
-    def __init__(self, harness: Harness) -> None:
-        self.harness = harness
-        self.opened: list[dict[str, Any]] = []
-
-    async def __call__(self, channel_id: int, message_id: int, **fields: Any) -> dict[str, Any]:
-        found = self.harness.bot.get_channel(int(channel_id))
-        channel = found if isinstance(found, discord.TextChannel) else self.harness.channel
-        bot_user = self.harness.bot.user
-        assert bot_user is not None
-        data = thread_payload(
-            int(message_id), parent=channel, name=fields["name"], owner_id=bot_user.id
-        )
-        self.opened.append({"message_id": message_id, "asked": fields, **data})
-        self.harness.thread(fields["name"], parent=channel, thread_id=int(message_id))
-        return data
 
 
 def a2a_request(method: str = "message/send") -> dict[str, Any]:

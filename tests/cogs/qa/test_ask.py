@@ -10,10 +10,11 @@ from pydantic import SecretStr
 from cogs.qa.followups import EXPIRED_TEXT, NEW_CONVERSATION_ID, QUESTION_FIELD_ID
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.discord.threads import FakeThreads
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import assert_not_shown, assert_shown, shown
-from tests.support.fakes import FakeThreads, refuse_thread
+from tests.support.fakes import refuse_thread
 
 QUESTION = "What is grace?"
 

@@ -22,9 +22,10 @@ from cogs.qa.followups import NEW_CONVERSATION_ID
 from cogs.qa.mentions import MENTIONS_COG_NAME
 from devtools.discord import Harness, MessageExchange, SentMessage
 from devtools.discord.records import http_error
+from devtools.discord.threads import FakeThreads
 from devtools.fake_magisterium import FakeMagisterium
 from tests.support.embed_parts import shown
-from tests.support.fakes import FakeThreads, FakeWallClock
+from tests.support.fakes import FakeWallClock
 
 QUESTION = "What is grace?"
 SERVER_TOKEN = "pro-server-token"

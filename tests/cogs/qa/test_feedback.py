@@ -15,9 +15,10 @@ from bot.storage.models import AnswerFeedbackRow
 from cogs.qa.followups import NEW_CONVERSATION_ID, QUESTION_FIELD_ID, answer_view
 from cogs.qa.memory import RecentAnswers
 from devtools.discord import Harness, InteractionResult, SentMessage
+from devtools.discord.threads import FakeThreads
 from devtools.discord.wire import walk_components
 from tests.support.embed_parts import field_value, shown
-from tests.support.fakes import FakeThreads, wrap_locales
+from tests.support.fakes import wrap_locales
 from tests.support.many_questions import fake, harness_overrides
 
 QUESTION = "What is grace?"

@@ -24,9 +24,10 @@ from cogs.qa.followups import NEW_CONVERSATION_ID
 from cogs.qa.mentions import MENTIONS_COG_NAME, MentionsCog
 from devtools.discord import Harness, MessageExchange, SentMessage
 from devtools.discord.fixtures import OPERATOR_TOKEN
+from devtools.discord.threads import FakeThreads
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.embed_parts import shown
-from tests.support.fakes import FakeThreads, FakeWallClock, wrap_locales
+from tests.support.fakes import FakeWallClock, wrap_locales
 
 QUESTION = "What is grace?"
 NO_PING = {"parse": [], "replied_user": False}

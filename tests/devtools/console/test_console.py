@@ -375,6 +375,54 @@ def test_interactive_session_from_stdin(tmp_path: Path) -> None:
     assert_clean_exit(process)
 
 
+def test_a_related_question_is_answered_in_its_thread(tmp_path: Path) -> None:
+    """The README's next step: pressing a related question under a public answer. The bot
+    starts a thread for it; the console starts it as Discord would and prints the answer there
+    (it used to print a NotImplementedError for POST …/threads)."""
+    process = run_console(tmp_path, stdin=f"/ask question:{QUESTION}\nclick 3\n")
+    assert process.returncode == 0, process.stderr
+    after_click = process.stdout.split("[8] 👎 Not helpful", 1)[1]
+    assert "── posted in the thread “What is the Magisterium?” ──" in after_click
+    assert "┃ What is the Magisterium?" in after_click
+    assert "Continuing our conversation" in after_click
+    assert "Something went wrong" not in process.stdout and "NotImplementedError" not in (
+        process.stdout + process.stderr
+    )
+    assert_clean_exit(process)
+
+
+def test_a_shared_answer_is_printed_where_it_was_posted(tmp_path: Path) -> None:
+    process = run_console(tmp_path, stdin=f"/ask question:{QUESTION} private:true\nclick 7\n")
+    assert process.returncode == 0, process.stderr
+    assert "[7] 📣 Share in channel" in process.stdout
+    shared = process.stdout.split("── posted in #general ──", 1)
+    assert len(shared) == 2, process.stdout  # the share showed nothing before
+    assert "Asked by @" in shared[1] and f"┃ {QUESTION}" in shared[1]
+    assert_clean_exit(process)
+
+
+def test_offline_limits_are_off_unless_asked_for(tmp_path: Path) -> None:
+    """Magisterium allows 2 questions a minute a token; the console used to refuse the third
+    for a minute ("Too many requests are waiting their turn") with nothing waiting."""
+    asks = "".join(f"/ask question:Question {n}?\n" for n in range(4))
+    free = run_console(tmp_path, stdin=asks)
+    assert free.returncode == 0, free.stderr
+    assert free.stdout.splitlines()[0].endswith("rate limits off (--limits keeps them)")
+    assert free.stdout.count("┃ Sources:") == 4 and "waiting their turn" not in free.stdout
+    limited = run_console(tmp_path, "--limits", stdin=asks)
+    assert "rate limits off" not in limited.stdout.splitlines()[0]
+    assert limited.stdout.count("┃ Sources:") < 4  # Magisterium's 2 a minute, as deployed
+
+
+def test_locale_speaks_the_persons_language(tmp_path: Path) -> None:
+    process = run_console(tmp_path, "--locale", "fr", "-c", f"/ask question:{QUESTION}")
+    assert process.returncode == 0, process.stderr
+    assert "✨ Nouvelle conversation" in process.stdout and "👍 Utile" in process.stdout
+    refused = run_console(tmp_path, "--locale", "xx", "-c", "/help")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.count("\n") == 1 and "fr" in refused.stderr and "pt-BR" in refused.stderr
+
+
 def test_one_refused_line_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
