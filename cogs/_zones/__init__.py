@@ -8,11 +8,12 @@ never import each other.
 
 from cogs._zones.command import answer_zone
 from cogs._zones.here import zone_here
-from cogs._zones.inputs import AUTOMATIC, zone, zone_choices, zone_or_automatic
+from cogs._zones.inputs import AUTOMATIC, MAX_LENGTH, zone, zone_choices, zone_or_automatic
 from cogs._zones.replies import PERSON, SERVER, Wording, zone_embed
 
 __all__ = [
     "AUTOMATIC",
+    "MAX_LENGTH",
     "PERSON",
     "SERVER",
     "Wording",

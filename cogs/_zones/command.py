@@ -28,7 +28,7 @@ async def answer_zone(
     now: dt.datetime,
 ) -> None:
     """Privately: an unknown zone is refused (with close names) before anything is stored."""
-    chosen = zone_or_automatic(typed) if typed is not None else None
+    chosen = zone_or_automatic(typed, wording.choice) if typed is not None else None
     await defer(interaction, ephemeral=True)
     title = wording.shown
     if typed is not None:

@@ -24,7 +24,7 @@ from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict
 from bot.services.tokens import ChosenSource
 from bot.storage.models import AnswerFeedbackRow
-from cogs._zones import PERSON, answer_zone, zone_choices
+from cogs._zones import MAX_LENGTH, PERSON, answer_zone, zone_choices
 from cogs.account.sign_in import SignIns
 from cogs.account.views import LinkTokenModal
 
@@ -251,7 +251,7 @@ class AccountCog(commands.Cog):
     async def timezone(
         self,
         interaction: discord.Interaction[MagisteriumBot],
-        zone: app_commands.Range[str, 1, 64] | None = None,
+        zone: app_commands.Range[str, 1, MAX_LENGTH] | None = None,
     ) -> None:
         user_id, timezones = interaction.user.id, self.bot.services.timezones
 

@@ -270,6 +270,36 @@ async def test_account_timezone_refuses_an_unknown_zone_privately(
     assert (await _bot(harness).services.timezones.resolve(kim.id, None)).fallback
 
 
+async def test_account_timezone_takes_a_city_with_one_zone_and_says_which(
+    harness: Harness, clock: Clock
+) -> None:
+    kim = harness.user(name="kim")
+    saved = await _set_zone(harness, kim, "berlin")
+    assert _title(saved) == "Timezone saved"
+    assert str(saved.embeds[0]["description"]).startswith("**Europe/Berlin** — set with ")
+    assert (await _bot(harness).services.timezones.resolve(kim.id, None)).name == "Europe/Berlin"
+
+    several = await harness.slash("account timezone", user=kim, zone="buenos aires")
+    assert shown(several.embeds, "title") == ["Unknown timezone"]
+    assert "Did you mean `America/Argentina/Buenos_Aires`" in str(several.embeds[0]["description"])
+
+
+async def test_account_timezone_takes_the_automatic_label_typed_in_the_persons_language(
+    harness: Harness, clock: Clock
+) -> None:
+    jeanne = harness.user(name="jeanne", locale="fr")
+    await _set_zone(harness, jeanne, "Asia/Seoul")
+    offered = await harness.autocomplete("account timezone", "zone", "", user=jeanne, locale="fr")
+    label = str(next(iter(offered))["name"])
+    assert label.startswith("Automatique — ") and len(label) > 64
+
+    automatic = await harness.slash(
+        "account timezone", user=jeanne, locale="fr", zone=f"  {label.upper()} "
+    )
+    assert automatic.ephemeral and _title(automatic) == "Fuseau horaire en automatique"
+    assert (await _bot(harness).services.timezones.resolve(jeanne.id, None)).fallback
+
+
 async def test_account_timezone_autocomplete_offers_automatic_then_zones(
     harness: Harness,
 ) -> None:
@@ -308,8 +338,9 @@ async def test_server_timezone_by_an_admin_shows_sets_and_is_forgotten_on_remova
     timezones = _bot(harness).services.timezones
     assert (await timezones.resolve(None, harness.guild.id)).name == "Europe/Rome"
 
-    refused = await harness.slash("server timezone", member_permissions=ADMIN, zone="Rome")
+    refused = await harness.slash("server timezone", member_permissions=ADMIN, zone="Rom")
     assert shown(refused.embeds, "title") == ["Unknown timezone"]
+    assert "Did you mean" in str(refused.embeds[0]["description"])
     assert (await timezones.resolve(None, harness.guild.id)).name == "Europe/Rome"
 
     await harness.gateway("GUILD_DELETE", {"id": str(harness.guild.id), "unavailable": True})
@@ -319,10 +350,16 @@ async def test_server_timezone_by_an_admin_shows_sets_and_is_forgotten_on_remova
 
 
 async def test_server_timezone_automatic_and_who_may_run_it(harness: Harness, clock: Clock) -> None:
-    await harness.slash("server timezone", member_permissions=ADMIN, zone="Europe/Rome")
+    rome = await harness.slash("server timezone", member_permissions=ADMIN, zone="rome")
+    assert str(rome.embeds[0]["description"]).startswith("**Europe/Rome** — this server's ")
     automatic = await harness.slash("server timezone", member_permissions=ADMIN, zone="auto")
     assert _title(automatic) == "Server timezone set to automatic"
     assert "**UTC**" in " ".join(everything_shown(automatic.embeds))
+    await harness.slash("server timezone", member_permissions=ADMIN, zone="Europe/Rome")
+    label = "automatic — this server's /daily timezone, else utc"
+    typed = await harness.slash("server timezone", member_permissions=ADMIN, zone=f" {label} ")
+    assert _title(typed) == "Server timezone set to automatic"
+    assert (await _bot(harness).services.timezones.resolve(None, harness.guild.id)).fallback
     with pytest.raises(CommandUnavailable, match="manage_guild"):
         await harness.slash("server timezone", zone="Europe/Rome")
     with pytest.raises(CommandUnavailable, match="not offered in a"):

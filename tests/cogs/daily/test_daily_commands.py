@@ -250,6 +250,7 @@ async def test_a_second_set_replaces_the_first_and_feeds_are_separate(
         ("europe/berlin", "Europe/Berlin"),
         ("EUROPE/BERLIN", "Europe/Berlin"),
         ("america/new york", "America/New_York"),
+        ("Berlin", "Europe/Berlin"),  # a city with one zone
     ],
 )
 async def test_timezone_is_normalised(
@@ -288,7 +289,7 @@ async def test_bad_time_says_hh_mm(
 
 @pytest.mark.parametrize(
     ("typed", "suggested"),
-    [("Berlin", "Europe/Berlin"), ("new york", "America/New_York")],
+    [("Berl", "Europe/Berlin"), ("new yo", "America/New_York")],
 )
 async def test_unknown_timezone_suggests_close_names(
     harness: Harness, clock: FakeWallClock, typed: str, suggested: str
