@@ -29,10 +29,16 @@ from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict
 from bot.services.user_errors import UserFacingError
 from bot.storage import StorageUnavailable
-from cogs._zones import SERVER, answer_zone, zone_choices
+from cogs._zones import MAX_LENGTH, SERVER, answer_zone, zone_choices
 from cogs.server import ask_channels
 from cogs.server.mentions import add_mentions, mentions_embed
-from cogs.server.replies import add_feedback, quota_embed, status_embed, verdict_embed
+from cogs.server.replies import (
+    add_feedback,
+    quota_embed,
+    status_embed,
+    unlinked,
+    verdict_embed,
+)
 from cogs.server.sign_in import ServerSignIns
 from cogs.server.views import ServerTokenModal
 
@@ -217,16 +223,10 @@ class ServerCog(commands.Cog):
     async def unlink(self, interaction: discord.Interaction[MagisteriumBot]) -> None:
         guild_id = _guild_id(interaction)
         await defer(interaction, ephemeral=True)
-        if await self.servers.unlink(guild_id):
-            text = _(
-                "This server's token and its usage counts are deleted. Members now use their "
-                "own account, else the bot's shared one, if any."
-            )
-        else:
-            text = _("This server had no Magisterium account linked.")
+        was_linked = await self.servers.unlink(guild_id)
         log.info("server unlink in guild %s", guild_id)
         await interaction.followup.send(
-            embed=notice_embed(_("Server account unlinked"), text), ephemeral=True
+            embed=notice_embed(*unlinked(was_linked=was_linked)), ephemeral=True
         )
 
     @server.command(
@@ -313,7 +313,7 @@ class ServerCog(commands.Cog):
     async def timezone(
         self,
         interaction: discord.Interaction[MagisteriumBot],
-        zone: app_commands.Range[str, 1, 64] | None = None,
+        zone: app_commands.Range[str, 1, MAX_LENGTH] | None = None,
     ) -> None:
         guild_id, timezones = _guild_id(interaction), self.bot.services.timezones
 

@@ -83,6 +83,17 @@ def verdict_embed(verdict: TokenVerdict, allowance: Allowance | None) -> discord
     return embed
 
 
+def unlinked(*, was_linked: bool) -> tuple[str, str]:
+    """/server unlink's title and text, never "unlinked" when no account was linked."""
+    if was_linked:
+        return _("Server account unlinked"), _(
+            "This server's token and its usage counts are deleted. Members now use their "
+            "own account, else the bot's shared one, if any."
+        )
+    # Translators: the title of /server unlink's answer when the server had no account linked.
+    return _("Nothing to delete"), _("This server had no Magisterium account linked.")
+
+
 def quota_embed(allowance: Allowance) -> discord.Embed:
     embed = notice_embed(
         _("Allowance set"),
