@@ -14,11 +14,11 @@ from bot.app.error_reporting import error_embed_for
 from bot.app.lifecycle import restarting_notice
 from bot.app.user_input import strip_invisible
 from bot.i18n import _, recent_locale, using_locale
-from bot.render.embeds import QA_SKILL, answer_markdown, answer_pages, footer, notice_embed
+from bot.render.embeds import QA_SKILL, footer, notice_embed
 from bot.render.pager import Paginator
 from bot.render.upstream import magisterium_asks
 from bot.services.origin import Origin
-from cogs._feedback import feedback_buttons
+from cogs.dm.answer_views import dm_answer_view
 from cogs.dm.views import NewConversationButton
 
 if TYPE_CHECKING:
@@ -97,15 +97,7 @@ class DirectMessagesCog(commands.Cog):
             return
         if answer.context_id:
             await services.conversations.remember(user_id, answer.context_id)
-        pager = Paginator(
-            answer_pages(answer),
-            author_id=user_id,
-            full_text=answer_markdown(answer),
-            filename="answer.md",
-        )
-        pager.add_item(NewConversationButton())
-        for button in feedback_buttons(answer.task_id):
-            pager.add_item(button)
+        pager = dm_answer_view(self.bot, answer, question=question, author_id=user_id)
         await pager.send_to(message.channel)
 
     async def _ask_back(self, message: discord.Message, asked: errors.InputRequired) -> None:

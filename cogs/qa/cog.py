@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.a2a.results import Answer
 from bot.i18n import N_, _
 from bot.render.look import error_embed
+from bot.render.pager import Paginator
 from bot.render.split import truncate
 from cogs.qa.answers import is_private_place
-from cogs.qa.followups import ask_and_send
+from cogs.qa.followups import answer_view, ask_and_send
 from cogs.qa.memory import QA_COG_NAME, RecentAnswers
 from cogs.qa.text import MAX_QUESTION, clean_question, empty_question
 
@@ -51,6 +53,25 @@ class QACog(commands.Cog, name=QA_COG_NAME):
         )
         self.context_menu = app_commands.ContextMenu(
             name=CONTEXT_MENU_NAME, callback=self.ask_about_message
+        )
+
+    def answer_view(
+        self,
+        answer: Answer,
+        *,
+        question: str,
+        author_id: int,
+        new_conversation: discord.ui.Item[Any],
+    ) -> Paginator:
+        """``/ask``'s answer view with this cog's memories, for ``cogs.dm``'s plain-DM answers
+        (a cog never imports another: it finds this one by name), with its own "New
+        conversation"."""
+        return answer_view(
+            answer,
+            question=question,
+            author_id=author_id,
+            recent=self.recent,
+            new_conversation=new_conversation,
         )
 
     async def cog_load(self) -> None:

@@ -178,10 +178,12 @@ def answer_view(
     author_id: int,
     recent: RecentAnswers,
     shareable: bool = False,
+    new_conversation: discord.ui.Item[Any] | None = None,
 ) -> Paginator:
     """The paged answer with "Read a source…", its related-question buttons, "New
-    conversation", when ``shareable`` (a private answer where a public post is possible)
-    "Share in channel", and "Helpful" / "Not helpful"; what those need later is remembered in
+    conversation" (``new_conversation``, placed on the actions row, else the form asking a new
+    question), when ``shareable`` (a private answer where a public post is possible) "Share in
+    channel", and "Helpful" / "Not helpful"; what those need later is remembered in
     ``recent``."""
     view = answer_pager(answer, question=question, author_id=author_id)
     sources = source_select(answer, recent.citations)
@@ -196,7 +198,10 @@ def answer_view(
             view.add_item(
                 RelatedQuestionButton(answer.context_id, answer.task_id, index, label=label)
             )
-    view.add_item(NewConversationButton())
+    if new_conversation is None:
+        new_conversation = NewConversationButton()
+    new_conversation.row = ACTIONS_ROW
+    view.add_item(new_conversation)
     feedback = feedback_buttons(answer.task_id, row=ACTIONS_ROW)
     if shareable:
         offer_share(
