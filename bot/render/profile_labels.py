@@ -3,15 +3,19 @@
 :mod:`bot.a2a.lookup_parse` names a fact after its upstream key (``feast_day`` → ``Feast day``)
 and a nested one after its path (``Canonization · Date``). The common keys' labels are in the
 catalogue; each `` · ``-separated part is looked up on its own, and a key the catalogue does
-not know keeps the English label made from it.
+not know keeps the English label made from it. Shown, a nested fact is back under its heading
+(:func:`sections`): ``Financials`` with ``Currency: KRW`` under it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.a2a.lookup_values import label
+from bot.a2a.lookups import ProfileField
 from bot.i18n import N_, _
+from bot.render.profile_dates import localise_dates
 
 SEPARATOR = " · "
 
@@ -140,5 +144,29 @@ def metric_name(key: str) -> str:
 
 
 def field_value(value: str) -> str:
-    """A fact's value: the parser's own Yes and No translated, anything else as it came."""
-    return _(value) if value in (YES, NO) else value
+    """A fact's value: the parser's own Yes and No translated, its ISO dates in the reader's
+    words, anything else as it came."""
+    return _(value) if value in (YES, NO) else localise_dates(value)
+
+
+@dataclass(frozen=True)
+class Section:
+    """Facts under one heading, as a person reads them: ``Financials`` with ``Currency: KRW``
+    and ``Income: …`` under it. A top-level fact is a section of one unlabelled fact."""
+
+    heading: str
+    facts: tuple[tuple[str | None, str], ...]  # (label under the heading, value)
+
+
+def sections(fields: Sequence[ProfileField]) -> list[Section]:
+    """The parser's flat facts (``Financials · Currency``) back under their headings, in the
+    reader's language: consecutive facts from one nested object make one section."""
+    grouped: list[tuple[str, list[tuple[str | None, str]]]] = []
+    for field in fields:
+        heading, _sep, rest = field.name.partition(SEPARATOR)
+        entry = (field_name(rest) if rest else None, field_value(field.value.strip()))
+        if rest and grouped and grouped[-1][0] == heading and grouped[-1][1][0][0] is not None:
+            grouped[-1][1].append(entry)
+        else:
+            grouped.append((heading, [entry]))
+    return [Section(field_name(heading), tuple(facts)) for heading, facts in grouped]

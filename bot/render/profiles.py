@@ -21,7 +21,7 @@ from bot.render.discord_limits import (
 )
 from bot.render.embeds import BLANK, fit_embed, footer
 from bot.render.look import BRAND
-from bot.render.profile_labels import field_name, field_value, metric_name
+from bot.render.profile_labels import Section, metric_name, sections
 from bot.render.split import one_line, split_text, truncate
 
 INLINE_MAX = 40  # a value this short sits beside others; longer ones get their own line
@@ -38,6 +38,7 @@ KIND_WORDS = {
 }
 # A linked profile's menu description: the fact it came from, then what it opens. One message
 # per kind, not "{role} · {kind}": the kind's word would then be the command's name too.
+# cogs._lookups.components splits the translation at " · " to say each piece once.
 LINK_ROLES = {
     # Translators: a menu option's description; {role} is the profile fact the link came from
     # ("Canonized by"): it opens a saint's profile.
@@ -66,12 +67,22 @@ SEVERAL_MATCH = {
 HEADLINE_MAX = 6  # metrics in a diocese's headline numbers
 
 
+def _section_lines(section: Section) -> list[str]:
+    return [f"**{label}**: {value}" if label else value for label, value in section.facts]
+
+
+def _is_short(section: Section) -> bool:
+    """Short enough to sit beside others: every line, as read, fits the narrow column."""
+    lines = [f"{label}: {value}" if label else value for label, value in section.facts]
+    return all(len(line) <= INLINE_MAX and "\n" not in line for line in lines)
+
+
 def _facts(profile: Profile) -> list[tuple[str, str, bool]]:
     facts = []
-    for field in profile.fields[:FACTS_MAX]:
-        name = truncate(field_name(one_line(field.name)), FIELD_NAME) or BLANK
-        value = truncate(field_value(field.value.strip()), FIELD_VALUE) or BLANK
-        facts.append((name, value, len(value) <= INLINE_MAX and "\n" not in value))
+    for section in sections(profile.fields)[:FACTS_MAX]:
+        name = truncate(one_line(section.heading), FIELD_NAME) or BLANK
+        value = truncate("\n".join(_section_lines(section)), FIELD_VALUE) or BLANK
+        facts.append((name, value, _is_short(section)))
     return facts
 
 
@@ -141,19 +152,27 @@ def profile_markdown(profile: Profile) -> str:
     """The whole profile for "Send as file": title, every fact, numbers, then the text."""
     parts = [f"# {one_line(profile.title)}"]
     if profile.fields:
-        parts.append(
-            "\n".join(
-                f"- **{field_name(one_line(f.name))}:** "
-                + " / ".join(field_value(f.value).splitlines())
-                for f in profile.fields
-            )
-        )
+        parts.append("\n".join(_markdown_section(s) for s in sections(profile.fields)))
     numbers = headline_numbers(profile.statistics, profile.statistics_metrics)
     if numbers is not None:
         parts.append(f"## {numbers[0]}\n\n" + numbers[1].replace("\n", "  \n"))
     if profile.text.strip():
         parts.append(profile.text.strip())
     return "\n\n".join(parts) + "\n"
+
+
+def _one_line_value(value: str) -> str:
+    return " / ".join(value.splitlines())
+
+
+def _markdown_section(section: Section) -> str:
+    """``- **Financials:**`` with a nested item per fact under it; a lone fact on one line."""
+    heading = f"- **{one_line(section.heading)}:**"
+    [(first_label, first_value), *_more] = section.facts
+    if first_label is None:
+        return f"{heading} {_one_line_value(first_value)}"
+    items = [f"  - **{label}:** {_one_line_value(value)}" for label, value in section.facts]
+    return "\n".join([heading, *items])
 
 
 def candidates_embed(found: Candidates, *, shown: int) -> discord.Embed:

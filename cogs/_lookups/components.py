@@ -7,6 +7,7 @@ daily post, one sent before a restart — and a view timing out never unregister
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ import discord
 from bot.a2a.lookups import Candidate, LookupKind, Profile, ProfileLink
 from bot.i18n import N_, _
 from bot.render.discord_limits import SELECT_OPTION_DESCRIPTION, SELECT_OPTION_LABEL, SELECT_OPTIONS
-from bot.render.profile_labels import field_name
+from bot.render.profile_labels import SEPARATOR, field_name
 from bot.render.profiles import KIND_WORDS, LINK_ROLES
 from bot.render.split import one_line, truncate
 from cogs._lookups.refs import LookupRef
@@ -23,6 +24,7 @@ from cogs._lookups.refs import LookupRef
 OPEN_ID = "lookup:open"
 PICK_PREFIX = "lookup:pick:"  # + the id of the person who ran the command
 STATS_PREFIX = "lookup:stats:"  # + an encoded diocese ref
+ROLE = "{role}"  # where a link's fact goes in its description (LINK_ROLES)
 # Translators: the placeholder of a menu of the people and dioceses a profile names.
 OPEN_RELATED = N_("Open a related profile…")
 # Translators: the placeholder of a menu of the saints of the day (Roman Martyrology).
@@ -65,12 +67,41 @@ def _unique(options: Sequence[discord.SelectOption | None]) -> list[discord.Sele
     return kept[:SELECT_OPTIONS]
 
 
+def _says(text: str, piece: str) -> bool:
+    """``text`` has a word starting with ``piece`` (``Dioceses`` says ``diocese``, ``Maronite``
+    does not say ``rite``), whatever the case."""
+    pattern = r"(?<!\w)" + re.escape(piece.strip().casefold())
+    return bool(piece.strip()) and re.search(pattern, text.casefold()) is not None
+
+
+def _description_pieces(link: ProfileLink) -> list[str]:
+    """The fact the link came from, part by part, and the word for what it opens, in the
+    order the catalogue's message puts them."""
+    if not link.role:
+        return [_(KIND_WORDS[link.kind])]
+    template = _(LINK_ROLES[link.kind])
+    role = field_name(link.role)
+    template_parts = template.split(SEPARATOR)
+    if ROLE not in template_parts:  # a translation that does not list the parts
+        return [template.format(role=role)]
+    pieces: list[str] = []
+    for part in template_parts:
+        pieces.extend(role.split(SEPARATOR) if part == ROLE else [part])
+    return pieces
+
+
+def link_description(link: ProfileLink) -> str | None:
+    """Where a related profile came from and what it is, each piece said once: none the link's
+    name already says (``Pope Gregory XV`` needs no ``pope``), none twice."""
+    kept: list[str] = []
+    for piece in _description_pieces(link):
+        if not any(_says(said, piece) for said in (link.name, *kept)):
+            kept.append(piece)
+    return SEPARATOR.join(kept) or None
+
+
 def _link_option(link: ProfileLink) -> discord.SelectOption | None:
-    if link.role:
-        about = _(LINK_ROLES[link.kind]).format(role=field_name(link.role))
-    else:
-        about = _(KIND_WORDS[link.kind])
-    return _option(LookupRef(link.kind, link.id, link.name), link.name, about)
+    return _option(LookupRef(link.kind, link.id, link.name), link.name, link_description(link))
 
 
 def related_select(profile: Profile, *, row: int) -> ShownSelect | None:

@@ -115,6 +115,40 @@ async def test_a_long_biography_is_paged_and_sent_whole_as_a_file(harness: Harne
     assert text.startswith("# ") and len(text) > 6000
 
 
+async def test_profile_dates_are_in_the_readers_language(harness: Harness) -> None:
+    pope = _fields((await harness.slash("pope", name="Francis", locale="de")).embeds[0])
+    assert pope["Geboren"] == "17. Dezember 1936"
+    assert pope["Pontifikat"] == "**Beginn**: 13. März 2013\n**Ende**: 21. April 2025"
+    assert pope["Ordnungszahl"] == "266"  # a number, not a date
+    clergy = await harness.slash("clergy", name="Stanisław Dziwisz", locale="de")
+    served = _fields(clergy.embeds[0])["Bistümer"]
+    assert served == "Archdiocese of Kraków (Archbishop, 3. Juni 2005 – 8. Dezember 2016)"
+
+
+async def test_nested_facts_read_under_their_heading(harness: Harness) -> None:
+    result = await harness.slash("diocese", name="Seoul")
+    fields = _fields(result.embeds[0])
+    assert fields["Financials"] == (
+        "**Year**: 2023\n**Currency**: KRW\n**Income**: 412,800,000,000\n"
+        "**Expenses**: 398,300,000,000"
+    )
+    assert not [name for name in fields if " · " in name], fields
+    send_as_file = next(
+        c["custom_id"] for c in _components(result) if c.get("label") == "Send as file"
+    )
+    [sent] = (await harness.click(result, send_as_file)).files
+    assert "- **Financials:**\n  - **Year:** 2023\n  - **Currency:** KRW\n" in sent.data.decode()
+
+
+async def test_a_related_profile_is_described_without_repeating_itself(harness: Harness) -> None:
+    result = await harness.slash("saint", name="Francis Xavier")
+    options = {o["label"]: o.get("description") for o in _select(result, "lookup:open")["options"]}
+    assert options["Pope Gregory XV"] == "Canonization"
+    german = await harness.slash("saint", name="Francis Xavier", locale="de")
+    [gregory] = [o for o in _select(german, "lookup:open")["options"] if "Gregory" in o["label"]]
+    assert gregory["description"] == "Heiligsprechung · Papst"
+
+
 # --- several candidates ----------------------------------------------------------------------
 
 
