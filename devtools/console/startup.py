@@ -74,7 +74,7 @@ async def open_session(
         api_url, token = env.magisterium_api_url, env.magisterium_token
         upstream = f"Magisterium: {api_url} with MAGISTERIUM_TOKEN"
     else:
-        fake = FakeMagisterium(rate_limits_enabled=limits)
+        fake = FakeMagisterium(rate_limits_enabled=limits, label_samples=True)
         server = await stack.enter_async_context(running_fake_server(fake))
         api_url, token = server.url, SecretStr(FAKE_OPERATOR_TOKEN)
         upstream = "Magisterium: the offline fake (set MAGISTERIUM_TOKEN for the real API)"

@@ -9,12 +9,18 @@ from devtools.fake_magisterium.corpus import DOCUMENTS
 from devtools.fake_magisterium.rpc import JsonDict
 from devtools.fake_magisterium.tasks import data_part, text_part
 from devtools.fake_magisterium.topics_doctrine import DOCTRINE
+from devtools.fake_magisterium.topics_grace import GRACE
 from devtools.fake_magisterium.topics_sacraments import SACRAMENTS
 
 ARTIFACT_NAME = "catholic_qa_response"
 HUGE_LENGTH = 30_000
 HUGE_CITATIONS = 40
-TOPICS = (*SACRAMENTS, *DOCTRINE)
+TOPICS = (*SACRAMENTS, *DOCTRINE, *GRACE)
+# The line an answer starts with when the fake says what it is (the console, fake-server).
+SAMPLE_NOTE = (
+    "*An offline sample answer from the project's stand-in for Magisterium, not Magisterium "
+    "AI: set MAGISTERIUM_TOKEN for real answers.*"
+)
 
 
 def citation(index: int, cite: Cite) -> JsonDict:
@@ -50,12 +56,15 @@ def _parts(answer: str, citations: list[JsonDict], related: list[str]) -> list[J
     ]
 
 
-def answer_parts(question: str, previous: str | None) -> list[JsonDict]:
-    """The artifact parts answering `question`; `previous` is the conversation's last query."""
+def answer_parts(question: str, previous: str | None, *, labelled: bool = False) -> list[JsonDict]:
+    """The artifact parts answering `question`; `previous` is the conversation's last query;
+    `labelled`: the answer first says it is an offline sample."""
     topic = pick_topic(question)
     answer = topic.answer.replace("{question}", question)
     if previous is not None:
         answer = f'Continuing our conversation about "{previous}"...\n\n{answer}'
+    if labelled:
+        answer = f"{SAMPLE_NOTE}\n\n{answer}"
     citations = [citation(i, cite) for i, cite in enumerate(topic.cites)]
     return _parts(answer, citations, list(topic.related))
 

@@ -24,7 +24,9 @@ async def serve(fake: FakeMagisterium, host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    fake = FakeMagisterium(latency=args.latency, rate_limits_enabled=not args.no_rate_limits)
+    fake = FakeMagisterium(
+        latency=args.latency, rate_limits_enabled=not args.no_rate_limits, label_samples=True
+    )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(fake, args.host, args.port))
     return 0

@@ -126,7 +126,9 @@ class Exchange:
         self.fake.check_rate(owner, skill.id)
         context_id = message.context_id or new_id()
         previous = self.fake.tasks.previous_query(owner, context_id)
-        result = skill.run(Request(message.parts, previous, self.fake.today()))
+        result = skill.run(
+            Request(message.parts, previous, self.fake.today(), self.fake.label_samples)
+        )
         answer = self._result(owner, message, context_id, result)
         self.fake.count_rate(owner, skill.id)
         query = text_of(message.parts) or json.dumps(data_of(message.parts))

@@ -53,11 +53,14 @@ class FakeMagisterium:
         *,
         today: Callable[[], date] = utc_today,
         rate_limits_enabled: bool = True,
+        label_samples: bool = False,
     ) -> None:
         self.clock = clock
         self.today = today
         self.latency = latency
         self.rate_limits_enabled = rate_limits_enabled
+        # For people (the console, fake-server): each answer first says it is an offline sample.
+        self.label_samples = label_samples
         self.faults = FaultBook()
         self.accounts = Accounts()
         self.tasks = TaskStore(clock)

@@ -23,6 +23,7 @@ class Request(NamedTuple):
     parts: list[JsonDict]
     previous_query: str | None  # the last query of this contextId, if any
     today: date
+    labelled: bool = False  # answers first say they are offline samples
 
 
 class SkillHandler(NamedTuple):
@@ -42,7 +43,7 @@ def _require_text(request: Request, skill: str) -> str:
 
 def catholic_qa(request: Request) -> JsonDict:
     question = _require_text(request, "catholic_qa")
-    parts = answers.answer_parts(question, request.previous_query)
+    parts = answers.answer_parts(question, request.previous_query, labelled=request.labelled)
     return artifact(answers.ARTIFACT_NAME, parts)
 
 

@@ -25,7 +25,7 @@ from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import assert_shown, shown
 from tests.support.many_questions import fake, harness_overrides
 
-QUESTION = "What is grace?"  # the fake's generic answer: Dei Verbum [1], the Catechism [2]
+QUESTION = "Where should I begin?"  # the fake's generic answer: Dei Verbum [1], the Catechism [2]
 DEI_VERBUM = DOCUMENTS[GENERIC.cites[0].doc_id]
 __all__ = ["fake", "harness_overrides"]  # fixtures
 

@@ -362,6 +362,9 @@ def test_quick_start_line_answers_offline(tmp_path: Path) -> None:
     assert f"┃ {QUESTION}" in lines
     assert "┃ Sources:" in lines and any(line.startswith("┃   [1] [") for line in lines)
     assert "[1] 📄 Send as file" in lines
+    # The fake says what it is, and answers the README's example on its own topic.
+    assert lines[3].startswith("┃ *An offline sample answer from the project's stand-in")
+    assert "┃ Grace is favour" in process.stdout
     assert_clean_exit(process)
 
 
@@ -382,8 +385,9 @@ def test_a_related_question_is_answered_in_its_thread(tmp_path: Path) -> None:
     process = run_console(tmp_path, stdin=f"/ask question:{QUESTION}\nclick 3\n")
     assert process.returncode == 0, process.stderr
     after_click = process.stdout.split("[8] 👎 Not helpful", 1)[1]
-    assert "── posted in the thread “What is the Magisterium?” ──" in after_click
-    assert "┃ What is the Magisterium?" in after_click
+    related = "Who gives grace, and how is it received?"  # the fake's first about grace
+    assert f"── posted in the thread “{related}” ──" in after_click
+    assert f"┃ {related}" in after_click
     assert "Continuing our conversation" in after_click
     assert "Something went wrong" not in process.stdout and "NotImplementedError" not in (
         process.stdout + process.stderr
