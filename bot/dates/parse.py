@@ -15,10 +15,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Sequence
 
-from bot.dates.numeric import numeric_date, safe_date
+from babel.dates import format_skeleton
+
+from bot.dates.numeric import Typed, first_date, numeric_readings
 from bot.dates.text import Token, fold, tokenize
 from bot.dates.vocabulary import Vocabulary, vocabulary
-from bot.i18n import format_long_date
+from bot.i18n import current_locale, format_long_date
 
 _MAX_INPUT = 100  # an option value is at most 100 characters; longer text is not a date
 
@@ -27,6 +29,12 @@ def long_date(day: dt.date) -> str:
     """``Tuesday 1 December 2026``, as the current locale writes it (``Dienstag, 1. Dezember
     2026``); English whatever the process locale."""
     return format_long_date(day)
+
+
+def long_month(year: int, month: int) -> str:
+    """``February 2026``, as the current locale writes a month of a year (``luty 2026``,
+    ``2026년 2월``)."""
+    return format_skeleton("yMMMM", dt.date(year, month, 1), locale=current_locale())
 
 
 def shift(day: dt.date, days: int) -> dt.date | None:
@@ -52,18 +60,51 @@ def resolve(text: str | None, *, today: dt.date, locale: str = "en-US") -> dt.da
     code; any other reads as English."""
     if text is None or not text.strip():
         return today
-    if len(text) > _MAX_INPUT:
-        return None
-    tokens = tokenize(fold(text.strip()))
+    tokens = _tokens(text)
     if not tokens:
         return None
     words = vocabulary(locale)
-    if any(t.kind == "num" for t in tokens):
-        return _calendar_date(tokens, words, today)
+    if _has_numbers(tokens):
+        return first_date(_calendar_readings(tokens, words, today))
     key = words.key(t.text for t in tokens if t.kind == "word")
     if key in words.relative:
         return shift(today, words.relative[key])
     return _weekday(key, words, today)
+
+
+def counts_from_today(text: str | None) -> bool:
+    """Whether ``text`` names a day by its distance from today ("tomorrow", "next Sunday",
+    nothing) rather than on the calendar ("19 March", "2026-03-19")."""
+    if text is None or not text.strip():
+        return True
+    tokens = _tokens(text)
+    return tokens is not None and not _has_numbers(tokens)
+
+
+def missing_day(text: str, *, today: dt.date, locale: str = "en-US") -> Typed | None:
+    """The year, month and day of a date typed with a day its month lacks ("2026-02-30",
+    "31 April"); None when ``text`` names a date, or nothing that could be one."""
+    tokens = _tokens(text)
+    if not tokens or not _has_numbers(tokens):
+        return None
+    readings = _calendar_readings(tokens, vocabulary(locale), today)
+    if first_date(readings) is not None:
+        return None
+    return next((typed for typed in readings if _only_the_day_is_wrong(*typed)), None)
+
+
+def _only_the_day_is_wrong(year: int, month: int, day: int) -> bool:
+    return dt.MINYEAR <= year <= dt.MAXYEAR and 1 <= month <= 12 and day > 0
+
+
+def _tokens(text: str) -> list[Token] | None:
+    if len(text) > _MAX_INPUT:
+        return None
+    return tokenize(fold(text.strip()))
+
+
+def _has_numbers(tokens: Sequence[Token]) -> bool:
+    return any(t.kind == "num" for t in tokens)
 
 
 def _weekday(key: str, words: Vocabulary, today: dt.date) -> dt.date | None:
@@ -88,10 +129,11 @@ def _qualified(key: str, words: Vocabulary) -> Iterator[tuple[str | None, str]]:
             yield qualifier, key[: -len(phrase) - 1]
 
 
-def _calendar_date(tokens: Sequence[Token], words: Vocabulary, today: dt.date) -> dt.date | None:
+def _calendar_readings(tokens: Sequence[Token], words: Vocabulary, today: dt.date) -> list[Typed]:
     """A date with numbers: a month name or the locale's markers ("19 de marzo", "March 19th,
     2027", "2026년 3월 19일"), else numbers only (:func:`numeric_date`). A weekday name in
-    front ("mercredi 19 mars") is skipped."""
+    front ("mercredi 19 mars") is skipped. Each way to read it as a year, month and day, in
+    order of preference; none may exist ("30 February")."""
     numbers: list[tuple[str, str | None]] = []  # the digits, and what a marker says they are
     months: list[tuple[int, bool]] = []  # a month name's number, and whether it is a weekday's
     numeric: list[Token] = []
@@ -119,15 +161,16 @@ def _calendar_date(tokens: Sequence[Token], words: Vocabulary, today: dt.date) -
             if month is not None:
                 months.append((month, weekday is not None))
             elif weekday is None:
-                return None
+                return []
     if months or any(role == "m" for _digits, role in numbers):
-        return _written_date(numbers, months, today)
-    return numeric_date(numeric, words.order, today)
+        written = _written_reading(numbers, months, today)
+        return [written] if written is not None else []
+    return numeric_readings(numeric, words.order, today)
 
 
-def _written_date(
+def _written_reading(
     numbers: list[tuple[str, str | None]], months: list[tuple[int, bool]], today: dt.date
-) -> dt.date | None:
+) -> Typed | None:
     named = [number for number, weekday in months if not weekday or len(months) == 1]
     named += [int(digits) for digits, role in numbers if role == "m"]
     if len(named) != 1:  # but "mar 19 mars": "mar" is also Tuesday's
@@ -147,4 +190,4 @@ def _written_date(
             return None
     if day is None:
         return None
-    return safe_date(year or today.year, month, day)
+    return (year or today.year, month, day)

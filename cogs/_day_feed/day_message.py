@@ -7,6 +7,7 @@ date, so they work on any message, including ones sent before a restart. Each co
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import logging
 import re
@@ -18,8 +19,8 @@ import discord
 
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.app.respond import defer
-from bot.dates import long_date, resolve
-from bot.i18n import N_, _
+from bot.dates import counts_from_today, long_date, long_month, missing_day, resolve, restate_day
+from bot.i18n import N_, _, ngettext
 from bot.render.embeds import notice_embed, text_pages
 from bot.render.look import ERROR
 from bot.render.pager import Paginator, ShownPagers
@@ -49,6 +50,9 @@ UNKNOWN_DATE_TEXT = N_(
     "Try `today`, `tomorrow`, `yesterday`, a weekday such as `next Sunday`, "
     "a date such as `19 March`, or `YYYY-MM-DD`."
 )
+# Translators: the title of the error when the date typed names a day its month does not
+# have ("2026-02-30", "31 April").
+MISSING_DAY_TITLE = N_("That date does not exist")
 # Translators: buttons under a day's Mass readings or saints, to the day before and after.
 PREVIOUS_DAY = N_("◀ Previous day")
 # Translators: a button under a day's Mass readings or saints, to the next day.
@@ -210,8 +214,8 @@ def build_pager(
         pages = [notice_embed(title, _(feed.not_found))]
         full_text = None
     else:
-        pages = text_pages(title, result.text, feed.skill, task_id=result.task_id)
-        full_text = result.text
+        full_text = restate_day(result.text, day)  # the day written as in the title
+        pages = text_pages(title, full_text, feed.skill, task_id=result.task_id)
     if in_utc:
         for page in pages:
             page.add_field(name=_(UTC_NOTE_TITLE), value=_(UTC_NOTE_TEXT), inline=False)
@@ -233,15 +237,33 @@ async def show_day(
 ) -> None:
     """The slash command: resolve locally (no call for a bad date), then defer and fetch.
 
-    ``today``: the date in the person's timezone; ``in_utc``: that zone is the UTC fallback."""
-    day = resolve(text, today=today, locale=str(interaction.locale))
+    ``today``: the date in the person's timezone; ``in_utc``: that zone is the UTC fallback,
+    said under the day only when ``text`` counts from today ("tomorrow", not "19 March")."""
+    locale = str(interaction.locale)
+    day = resolve(text, today=today, locale=locale)
     if day is None:
-        embed = notice_embed(_(UNKNOWN_DATE_TITLE), _(UNKNOWN_DATE_TEXT), colour=ERROR)
+        embed = unread_date_embed(text, today=today, locale=locale)
         await interaction.response.send_message(embed=embed, ephemeral=True)
         return
     await defer(interaction, ephemeral=False)
     result = await button.feed.fetch(
         interaction.client.services.magisterium, Origin.of(interaction), day
     )
+    in_utc = in_utc and counts_from_today(text)
     pager = build_pager(button, day, result, author_id=interaction.user.id, in_utc=in_utc)
     await pager.send(interaction)
+
+
+def unread_date_embed(text: str, *, today: dt.date, locale: str) -> discord.Embed:
+    """Why ``text`` names no day: a day its month lacks ("2026-02-30"), or nothing read."""
+    missing = missing_day(text, today=today, locale=locale)
+    if missing is None:
+        return notice_embed(_(UNKNOWN_DATE_TITLE), _(UNKNOWN_DATE_TEXT), colour=ERROR)
+    year, month = missing[0], missing[1]
+    days = calendar.monthrange(year, month)[1]
+    # Translators: why a typed date does not exist: {month} is a month and its year
+    # ("February 2026"), {count} how many days it has (28 to 31).
+    reason = ngettext("{month} has {count} day.", "{month} has {count} days.", days)
+    return notice_embed(
+        _(MISSING_DAY_TITLE), reason.format(month=long_month(year, month), count=days), colour=ERROR
+    )

@@ -14,7 +14,7 @@ import pytest
 
 from bot.dates import long_date, resolve, suggestions
 from bot.dates.text import fold
-from bot.i18n import LANGUAGES, _, using_locale
+from bot.i18n import LANGUAGES, _, catalogue_locale, using_locale
 
 MONDAY = dt.date(2026, 11, 30)
 TOMORROW = dt.date(2026, 12, 1)
@@ -283,6 +283,28 @@ def test_suggestions_match_labels_without_accents_in_the_persons_language() -> N
 def test_suggestions_put_the_typed_date_first_in_its_language() -> None:
     with using_locale("fr"):
         choices = suggestions("après-demain", today=MONDAY, locale="fr")
-        shown = long_date(AFTER_TOMORROW)
-    assert choices[0].name == f"après-demain — {shown}"
+        named = f"{_('The day after tomorrow')} — {long_date(AFTER_TOMORROW)}"
+    assert choices[0].name == named  # its name, never the text typed
     assert choices[0].value == AFTER_TOMORROW.isoformat()
+
+
+# A beginning of the day after tomorrow in each language: part of a word or of a phrase.
+AFTER_TOMORROW_BEGUN = {
+    "en-US": "day after",
+    "de": "über",
+    "pl": "poju",
+    "fr": "après",
+    "ko": "모",
+    "es-ES": "pasado ma",
+    "es-419": "pasado ma",
+    "pt-BR": "depois de am",
+    "it": "dopodo",
+}
+
+
+@pytest.mark.parametrize(("locale", "typed"), AFTER_TOMORROW_BEGUN.items())
+def test_the_day_after_tomorrow_is_offered_on_its_first_letters(locale: str, typed: str) -> None:
+    with using_locale(catalogue_locale(locale)):
+        choices = suggestions(typed, today=MONDAY, locale=locale)
+        named = f"{_('The day after tomorrow')} — {long_date(AFTER_TOMORROW)}"
+    assert [(c.name, c.value) for c in choices][:1] == [(named, AFTER_TOMORROW.isoformat())]

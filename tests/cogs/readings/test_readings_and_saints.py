@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from discord.webhook.async_ import async_context
 
+from bot.i18n import _, catalogue_locale, using_locale
 from bot.render.pager import Paginator
 from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium, Fault
@@ -41,7 +42,10 @@ async def test_autocomplete_is_local_and_shows_dates(
     clocked: Harness, fake: FakeMagisterium, command: str
 ) -> None:
     choices = await clocked.autocomplete(command, "date", "tom")
-    assert list(choices) == [{"name": "Tomorrow — Tuesday 1 December 2026", "value": "2026-12-01"}]
+    assert list(choices) == [
+        {"name": "Tomorrow — Tuesday 1 December 2026", "value": "2026-12-01"},
+        {"name": "The day after tomorrow — Wednesday 2 December 2026", "value": "2026-12-02"},
+    ]
     everything = await clocked.autocomplete(command, "date", "")
     assert 1 < len(everything) <= 25
     assert fake.count() == 0
@@ -73,6 +77,70 @@ async def test_nonsense_date_is_a_private_error_without_a_call(
     assert result.callback_type == 4 and result.ephemeral
     assert shown(result.embeds, "title") == ["I could not read that date"]
     assert fake.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("locale", "typed", "date"),
+    [
+        ("en-US", "day after", "Wednesday 2 December 2026"),
+        ("de", "über", "Mittwoch, 2. Dezember 2026"),
+    ],
+)
+async def test_the_day_after_tomorrow_is_offered_on_its_first_letters_by_its_name(
+    clocked: Harness, fake: FakeMagisterium, locale: str, typed: str, date: str
+) -> None:
+    (choice, *_others) = await clocked.autocomplete("readings", "date", typed, locale=locale)
+    with using_locale(catalogue_locale(locale)):
+        named = _("The day after tomorrow")  # the catalogue's, once translated
+    assert choice == {"name": f"{named} — {date}", "value": "2026-12-02"}
+    assert not str(choice["name"]).startswith(typed)  # never the text typed
+
+
+@pytest.mark.parametrize(
+    ("locale", "title", "reason"),
+    [
+        ("en-US", "That date does not exist", "February 2026 has 28 days."),
+        ("de", "⟦That date does not exist⟧", "⟦Februar 2026 has 28 days.⟧"),
+    ],
+)
+async def test_a_day_its_month_lacks_is_said_not_to_exist(
+    clocked: Harness,
+    fake: FakeMagisterium,
+    wrapping_german: None,
+    locale: str,
+    title: str,
+    reason: str,
+) -> None:
+    result = await clocked.slash("readings", date="2026-02-30", locale=locale)
+    assert result.callback_type == 4 and result.ephemeral
+    assert shown(result.embeds, "title") == [title]
+    assert shown(result.embeds, "description") == [reason]
+    assert fake.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("date", "says_utc"),
+    [("today", True), ("next Sunday", True), ("19 March", False), ("1850-01-01", False)],
+)
+async def test_the_utc_note_is_under_days_counted_from_today_only(
+    clocked: Harness, fake: FakeMagisterium, date: str, says_utc: bool
+) -> None:
+    result = await clocked.slash("saints", date=date)
+    assert ("Today in UTC" in shown(result.embeds, "field_name")) is says_utc
+
+
+@pytest.mark.parametrize(
+    ("locale", "written"),
+    [("en-US", "Tuesday 1 December 2026"), ("de", "Dienstag, 1. Dezember 2026")],
+)
+@pytest.mark.parametrize("command", ["readings", "saints"])
+async def test_the_body_writes_the_day_as_the_title_does(
+    clocked: Harness, fake: FakeMagisterium, command: str, locale: str, written: str
+) -> None:
+    result = await clocked.slash(command, date="2026-12-01", locale=locale)
+    assert written in _titles(result.embeds)[0]
+    assert_shown(written, result.embeds, "description")
+    assert_not_shown("December 1, 2026", result.embeds)
 
 
 async def test_next_and_previous_day_buttons(clocked: Harness, fake: FakeMagisterium) -> None:
@@ -207,7 +275,7 @@ async def test_a_german_user_gets_german_dates_and_iso_values(
     clocked: Harness, fake: FakeMagisterium, command: str
 ) -> None:
     choices = await clocked.autocomplete(command, "date", "tom", locale="de")
-    (choice,) = list(choices)
+    choice, _after_tomorrow = list(choices)
     assert str(choice["name"]).endswith(" — Dienstag, 1. Dezember 2026")
     assert choice["value"] == "2026-12-01"
     assert fake.count() == 0
