@@ -133,6 +133,26 @@ def parse_slash(line: str, specs: Sequence[CommandSpec]) -> SlashInvocation:
     return SlashInvocation(command, values)
 
 
+def parse_partial(line: str, specs: Sequence[CommandSpec]) -> tuple[SlashInvocation, str, str]:
+    """``/name option:value … focused:typed`` as Discord's autocomplete sends it: the command
+    and the other options' values, the option being typed (the last one) and what is typed."""
+    text = line.strip().removeprefix("/")
+    words = text.split()
+    if not words:
+        raise ConsoleInputError("usage: complete /COMMAND OPTION:TYPED")
+    command, used = _find_command(words, specs)
+    raw = split_options(_after_words(text, used), command)
+    if not raw:
+        raise ConsoleInputError(f"type an option to complete: {command.usage()}")
+    focused = list(raw)[-1]
+    values = {
+        name: _convert(command, option, value)
+        for name, value in raw.items()
+        if name != focused and (option := command.option(name)) is not None
+    }
+    return SlashInvocation(command, values), focused, raw[focused]
+
+
 def _find_command(words: list[str], specs: Sequence[CommandSpec]) -> tuple[CommandSpec, int]:
     typed = [word.lower() for word in words]
     for spec in sorted(specs, key=lambda s: len(s.path), reverse=True):

@@ -21,6 +21,7 @@ from devtools.console.parse import (
     CommandSpec,
     ConsoleInputError,
     EntityValue,
+    parse_partial,
     parse_slash,
 )
 from devtools.console.render import (
@@ -40,6 +41,10 @@ CONSOLE_HELP = """\
 Console commands:
   @bot TEXT             mention the bot with TEXT in the console's server channel
   reply TEXT            reply with TEXT to the bot's last public message there
+  say TEXT              write TEXT in that channel without mentioning the bot
+  menu NAME             run the message menu NAME ("Ask Magisterium") on the last message there
+  dm TEXT               send the bot TEXT in a direct message
+  complete /CMD OPT:TXT the choices the bot offers while OPT is being typed
   click N               press button [N] of the last reply
   select N CHOICE       pick CHOICE (its number, label or value) in menu [N]
   submit TEXT           fill in and send the form the last reply opened
@@ -64,6 +69,7 @@ class ConsoleSession:
     _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
     _last_public: Any = None  # the bot's last public message shown: what `reply` answers
     _shown_ids: set[int] = field(default_factory=set)  # this line's messages already printed
+    _last_message: Any = None  # the person's last message written with `say`: what `menu` targets
 
     async def run_line(self, line: str) -> Reply:
         """What Discord would show for one console line; never raises for bad input."""
@@ -91,13 +97,21 @@ class ConsoleSession:
             return await self._message(await self.harness.mention(self._me, rest.strip()))
         if verb == "reply":
             return await self._reply(rest.strip())
+        if verb == "say":
+            return await self._say(rest.strip())
+        if verb == "menu":
+            return await self._menu(rest.strip())
+        if verb == "dm":
+            return await self._dm(rest.strip())
+        if verb == "complete":
+            return await self._complete(rest.strip())
         if verb == "click":
             return await self._click(rest)
         if verb == "select":
             return await self._select(rest)
         if verb == "submit":
             return await self._submit(rest)
-        hint = "start with / (try /help) or @bot, or type help"
+        hint = "start with / (try /help), @bot, say, dm or complete, or type help"
         return Reply(f"{text!r} is not a command: {hint}", True)
 
     def _with_posts(self, reply: Reply, posted_before: int) -> Reply:
@@ -184,6 +198,50 @@ class ConsoleSession:
         if target is None or target.deleted:
             raise ConsoleInputError("no public message of the bot to reply to: try @bot TEXT")
         return await self._message(await self.harness.reply(self._me, target, text))
+
+    async def _say(self, text: str) -> Reply:
+        if not text:
+            raise ConsoleInputError("usage: say TEXT")
+        exchange = await self.harness.message(self._me, text)
+        # Discord gives a message command its target's text even without Message Content.
+        self._last_message = {**exchange.payload, "content": text}
+        if not exchange.replies:
+            return Reply("(posted; the bot did not answer: it answers mentions, replies and DMs)")
+        return await self._message(exchange)
+
+    async def _menu(self, name: str) -> Reply:
+        if not name:
+            raise ConsoleInputError("usage: menu NAME, e.g. menu Ask Magisterium")
+        target = self._last_message or self._last_public
+        if target is None:
+            raise ConsoleInputError("no message to run it on: write one with say TEXT first")
+        result = await self.harness.context_menu(
+            name, target_message=target, member_permissions=OWNER, locale=self.locale
+        )
+        return self._show(result)
+
+    async def _dm(self, text: str) -> Reply:
+        if not text:
+            raise ConsoleInputError("usage: dm TEXT")
+        exchange = await self.harness.dm_message(self._me, text)
+        reply = await self._message(exchange)
+        return Reply(f"(in your DM with the bot)\n{reply.text}", reply.failed)
+
+    async def _complete(self, line: str) -> Reply:
+        invocation, focused, typed = parse_partial(line, self.commands)
+        choices = await self.harness.autocomplete(
+            invocation.command.name,
+            focused,
+            typed,
+            options=invocation.values,
+            member_permissions=OWNER,
+            locale=self.locale,
+        )
+        if not choices:
+            return Reply(f"(no choices for {focused}:{typed})")
+        lines = [f"Choices for {focused}:{typed}"]
+        lines += [f"  {n}) {c['name']}  → {c['value']}" for n, c in enumerate(choices, 1)]
+        return Reply("\n".join(lines))
 
     async def _message(self, exchange: Any) -> Reply:
         """The bot's messages in answer to a message typed in its server channel."""

@@ -314,6 +314,38 @@ async def test_session_replies_to_the_bots_last_answer(
     assert empty.failed and "usage: reply TEXT" in empty.text
 
 
+async def test_session_sends_a_plain_dm(session: ConsoleSession, fake: FakeMagisterium) -> None:
+    reply = await session.run_line("dm What is hope?")
+    assert not reply.failed, reply.text
+    assert reply.text.startswith("(in your DM with the bot)")
+    assert "[1] " in reply.text and fake.requests[-1].skill == "catholic_qa"
+
+
+async def test_session_runs_the_message_menu_on_what_was_said(
+    session: ConsoleSession, fake: FakeMagisterium
+) -> None:
+    refused = await session.run_line("menu Ask Magisterium")
+    assert refused.failed and "say TEXT first" in refused.text
+    said = await session.run_line("say Is the Eucharist really Christ?")
+    assert not said.failed and "the bot did not answer" in said.text
+    asked = await session.run_line("menu Ask Magisterium")
+    assert not asked.failed, asked.text
+    assert EPHEMERAL_MARK in asked.text  # the menu answers privately
+    sent = " ".join(str(p.get("text", "")) for p in fake.requests[-1].parts)
+    assert "Is the Eucharist really Christ?" in sent
+
+
+async def test_session_shows_autocomplete_choices(session: ConsoleSession) -> None:
+    reply = await session.run_line("complete /account timezone zone:europe/ber")
+    assert not reply.failed, reply.text
+    assert reply.text.startswith("Choices for zone:europe/ber")
+    assert "→ Europe/Berlin" in reply.text
+    none = await session.run_line("complete /account timezone zone:zzzz")
+    assert not none.failed and "Europe/Berlin" not in none.text
+    bad = await session.run_line("complete /account timezone")
+    assert bad.failed and "type an option to complete" in bad.text
+
+
 # --- the command ------------------------------------------------------------------------------
 
 
