@@ -20,7 +20,7 @@ from cogs.daily.status import STATUS_LABELS, last_error_lines, next_or_why, when
 NOTHING_TO_STOP: Mapping[Feed, str] = MappingProxyType(
     {
         Feed.SAINTS: N_("You get no daily saints of the day in your DMs."),
-        Feed.READINGS: N_("You get no daily mass readings in your DMs."),
+        Feed.READINGS: N_("You get no daily Mass readings in your DMs."),
     }
 )
 # Translators: /mydaily status's title: the daily posts the bot sends to this person's DMs.

@@ -42,20 +42,21 @@ SET_TITLES: Mapping[Feed, str] = MappingProxyType(
     {
         # Translators: /daily set's confirmation title.
         Feed.SAINTS: N_("Daily saints of the day set"),
-        # Translators: /daily set's confirmation title ("mass readings": the readings of the Mass).
-        Feed.READINGS: N_("Daily mass readings set"),
+        # Translators: /daily set's confirmation title ("Mass readings": the readings of the
+        # Mass, the name the feed has everywhere else).
+        Feed.READINGS: N_("Daily Mass readings set"),
     }
 )
 STOPPED_TITLES: Mapping[Feed, str] = MappingProxyType(
     {
         Feed.SAINTS: N_("Daily saints of the day stopped"),
-        Feed.READINGS: N_("Daily mass readings stopped"),
+        Feed.READINGS: N_("Daily Mass readings stopped"),
     }
 )
 NOTHING_TO_STOP: Mapping[Feed, str] = MappingProxyType(
     {
         Feed.SAINTS: N_("This server has no daily saints of the day post."),
-        Feed.READINGS: N_("This server has no daily mass readings post."),
+        Feed.READINGS: N_("This server has no daily Mass readings post."),
     }
 )
 

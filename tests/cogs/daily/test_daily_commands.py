@@ -575,6 +575,19 @@ async def test_off_removes_then_says_nothing_to_stop(
     ]
 
 
+async def test_the_readings_feed_is_called_mass_readings_as_everywhere(
+    harness: Harness, clock: FakeWallClock
+) -> None:
+    """One name for the feed: "Mass readings", as in its choice, /readings and /daily status."""
+    set_readings = await _set(harness, feed="readings")
+    _private_reply(set_readings)
+    assert _title(set_readings) == "Daily Mass readings set"
+    stopped = await harness.slash("daily off", member_permissions=ADMIN, feed="readings")
+    assert _title(stopped) == "Daily Mass readings stopped"
+    again = await harness.slash("daily off", member_permissions=ADMIN, feed="readings")
+    assert "This server has no daily Mass readings post." in _description(again)
+
+
 # --- /daily preview ----------------------------------------------------------------------------
 
 

@@ -281,6 +281,12 @@ async def test_off_stops_it_then_says_nothing_to_stop(
     again = _private_reply(await harness.slash("mydaily off", user=person, feed="saints", dm=True))
     assert again["title"] == "Nothing to stop"
     assert "You get no daily saints of the day in your DMs." in str(again["description"])
+    stopped_readings = _private_reply(
+        await harness.slash("mydaily off", user=person, feed="readings")
+    )
+    assert stopped_readings["title"] == "Daily Mass readings stopped"
+    readings = _private_reply(await harness.slash("mydaily off", user=person, feed="readings"))
+    assert "You get no daily Mass readings in your DMs." in str(readings["description"])
 
 
 async def test_status_without_schedules_says_how_to_start(
