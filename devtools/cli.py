@@ -4,6 +4,7 @@ help. Each command's code is imported only when it runs (``bot.cli.lazy``)."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from bot.cli.lazy import handler
 
@@ -32,7 +33,8 @@ last reply; `@bot TEXT` mentions the bot in the console's server channel and `re
 replies to the bot's last public message there (both answered as in a server); what the bot
 posts in a channel or thread meanwhile (a shared answer, a related question's thread) is printed
 under "posted in …"; `help` lists every command, `quit` (or Ctrl-D) leaves. With the offline
-fake, rate limits and quotas are off unless --limits.
+fake, rate limits and quotas are off unless --limits. --files DIR saves the files the bot
+sends.
 
 Exit status with -c: 0 when the bot answered, 1 when the line was refused or the bot answered
 with an error message (a red error embed) or not at all, 2 when the console could not start.
@@ -57,6 +59,12 @@ def add_console(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         metavar="LOCALE",
         help="the Discord locale you use (fr, de, pt-BR, es-419, ko…): commands and answers "
         "in that language, as Discord would send them",
+    )
+    parser.add_argument(
+        "--files",
+        type=Path,
+        metavar="DIR",
+        help="save the files the bot sends (a chart, an answer as a file, a CSV) in DIR",
     )
     parser.add_argument(
         "--limits",

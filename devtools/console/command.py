@@ -38,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
         stack = contextlib.AsyncExitStack()
         try:
             session = runner.run(
-                open_session(env, harness_module, stack, limits=args.limits, locale=args.locale)
+                open_session(
+                    env,
+                    harness_module,
+                    stack,
+                    limits=args.limits,
+                    locale=args.locale,
+                    files_dir=args.files,
+                )
             )
         except (EncryptionKeyError, StorageUnavailable, ValueError) as error:
             runner.run(stack.aclose())

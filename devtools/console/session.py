@@ -64,6 +64,7 @@ class ConsoleSession:
     commands: list[CommandSpec]
     description: str  # which Magisterium and which database, for the banner
     locale: str | None = None  # the Discord locale the console's person uses (--locale)
+    files_dir: Path | None = None  # where the files the bot sends are saved (--files)
     _controls: list[Control] = field(default_factory=list)
     _modal: Any = None  # the InteractionResult that opened the form still waiting
     _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
@@ -94,7 +95,8 @@ class ConsoleSession:
         if text.startswith("/"):
             return await self._slash(text)
         if verb.lower() == MENTION_VERB:
-            return await self._message(await self.harness.mention(self._me, rest.strip()))
+            text = self._discord_text(rest.strip())
+            return await self._message(await self.harness.mention(self._me, text))
         if verb == "reply":
             return await self._reply(rest.strip())
         if verb == "say":
@@ -197,14 +199,17 @@ class ConsoleSession:
         target = self._last_public
         if target is None or target.deleted:
             raise ConsoleInputError("no public message of the bot to reply to: try @bot TEXT")
-        return await self._message(await self.harness.reply(self._me, target, text))
+        return await self._message(
+            await self.harness.reply(self._me, target, self._discord_text(text))
+        )
 
     async def _say(self, text: str) -> Reply:
         if not text:
             raise ConsoleInputError("usage: say TEXT")
-        exchange = await self.harness.message(self._me, text)
+        typed = self._discord_text(text)
+        exchange = await self.harness.message(self._me, typed)
         # Discord gives a message command its target's text even without Message Content.
-        self._last_message = {**exchange.payload, "content": text}
+        self._last_message = {**exchange.payload, "content": typed}
         if not exchange.replies:
             return Reply("(posted; the bot did not answer: it answers mentions, replies and DMs)")
         return await self._message(exchange)
@@ -253,6 +258,24 @@ class ConsoleSession:
         lines = shown.text.split("\n") if sent else ["(the bot sent nothing)"]
         return Reply("\n".join([*filter(None, notes[:1]), *lines]), shown.failed or not sent)
 
+    def _discord_text(self, text: str) -> str:
+        """``text`` as Discord's client sends what was typed: ``@Role`` and ``@person`` become
+        their mentions (``<@&id>``, ``<@id>``); ``@everyone`` and ``@here`` stay as typed."""
+
+        def mention(match: re.Match[str]) -> str:
+            name = match.group(1)
+            role = discord.utils.find(
+                lambda r: r.name.lower() == name.lower(), self.harness.guild.roles
+            )
+            if role is not None and not role.is_default():
+                return f"<@&{role.id}>"
+            person = discord.utils.find(
+                lambda m: m.name.lower() == name.lower(), self.harness.guild.members
+            )
+            return f"<@{person.id}>" if person is not None else match.group(0)
+
+        return re.sub(r"(?<![\w<])@([\w.-]+)", mention, text)
+
     def _show(self, result: Any) -> Reply:
         rendered: Rendered = render_result(result, self._name)
         if result.visible_messages:
@@ -268,7 +291,28 @@ class ConsoleSession:
             for embed in message.payload.get("embeds") or []
             if embed.get("color") == ERROR.value
         ]
-        return Reply(rendered.text, failed=bool(errors) or result.callback_type is None)
+        text = rendered.text
+        if self.files_dir is not None:
+            # An interaction's files are on its requests; a channel message's on the message.
+            files = list(getattr(result, "files", None) or []) or [
+                f for m in result.visible_messages for f in getattr(m, "files", [])
+            ]
+            saved = [self._save(file) for file in files]
+            text = "\n".join([text, *(f"(saved to {path})" for path in saved)])
+        return Reply(text, failed=bool(errors) or result.callback_type is None)
+
+    def _save(self, file: Any) -> Path:
+        """A file the bot sent, written to ``files_dir`` under its own name (never over
+        another: a number is added)."""
+        assert self.files_dir is not None
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        name = Path(str(file.filename)).name or "file"
+        path, number = self.files_dir / name, 1
+        while path.exists():
+            number += 1
+            path = self.files_dir / f"{Path(name).stem}-{number}{Path(name).suffix}"
+        path.write_bytes(file.data)
+        return path
 
     def _name(self, kind: str, ident: int) -> str | None:
         """The name Discord shows for a <#channel>, <@person> or <@&role> mention."""

@@ -64,6 +64,7 @@ async def open_session(
     *,
     limits: bool = False,
     locale: str | None = None,
+    files_dir: Path | None = None,
 ) -> ConsoleSession:
     """Start the bot offline; everything it opens is closed by ``stack``. ``limits``: keep
     Magisterium's per-minute limits and the shared quotas with the offline fake (a real
@@ -114,4 +115,6 @@ async def open_session(
     description = f"{upstream}; database: {database}"
     if not (limits or real_upstream):
         description += "; rate limits off (--limits keeps them)"
-    return ConsoleSession(harness, command_specs(harness.bot.tree), description, locale=locale)
+    return ConsoleSession(
+        harness, command_specs(harness.bot.tree), description, locale=locale, files_dir=files_dir
+    )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord.ext.test import backend
 
 from bot.__main__ import main
 from devtools.console.parse import (
@@ -344,6 +345,34 @@ async def test_session_shows_autocomplete_choices(session: ConsoleSession) -> No
     assert not none.failed and "Europe/Berlin" not in none.text
     bad = await session.run_line("complete /account timezone")
     assert bad.failed and "type an option to complete" in bad.text
+
+
+async def test_session_saves_the_files_the_bot_sends(
+    harness: Harness, specs: list[CommandSpec], tmp_path: Path
+) -> None:
+    session = ConsoleSession(harness, specs, "test", files_dir=tmp_path / "files")
+    await session.run_line(f"/ask question:{QUESTION}")
+    sent = await session.run_line("click 1")  # Send as file
+    assert not sent.failed, sent.text
+    saved = tmp_path / "files" / "answer.md"
+    assert f"(saved to {saved})" in sent.text
+    assert QUESTION in saved.read_text(encoding="utf-8")
+    await session.run_line(f"/ask question:{QUESTION}")
+    again = await session.run_line("click 1")
+    assert f"(saved to {tmp_path / 'files' / 'answer-2.md'})" in again.text  # never over another
+
+
+async def test_session_types_roles_people_and_everyone_as_discord_does(
+    session: ConsoleSession, harness: Harness
+) -> None:
+    role = backend.make_role("Moderators", harness.guild, mentionable=True)
+    friend = harness.user(name="anna")
+    await session.run_line("say @everyone ask @Moderators or @anna, not @nobody")
+    posted = session._last_message  # the payload the console sent
+    assert posted["mention_everyone"] is True
+    assert posted["mention_roles"] == [str(role.id)]
+    assert [m["id"] for m in posted["mentions"]] == [str(friend.id)]
+    assert "@nobody" in posted["content"] and f"<@&{role.id}>" in posted["content"]
 
 
 # --- the command ------------------------------------------------------------------------------
