@@ -9,22 +9,20 @@ mention), and gets the note that says to mention the app itself.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.app.application import default_intents
 from devtools.discord.wire import JSON
-from devtools.discord_standin import StandIn, running_standin
+from devtools.discord_standin import StandIn
 from devtools.discord_standin.gateway import MESSAGE_CONTENT_INTENT
 from devtools.discord_standin.rest import RestRequest
-from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
+from devtools.fake_magisterium import RunningFakeServer
 from tests.support.real_run import (
     START_TIMEOUT,
     bot_env,
     embed_titles,
-    registered_commands,
     running_bot,
 )
 
@@ -32,20 +30,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.real_run]
 
 NO_PING = {"parse": [], "replied_user": False}
 GUILD_MESSAGES = 1 << 9
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[RunningFakeServer]:
-    async with running_fake_server(FakeMagisterium(expensive_per_minute=10)) as server:
-        yield server
-
-
-@pytest.fixture
-async def standin(tmp_path: Path) -> AsyncIterator[StandIn]:
-    commands = await registered_commands(tmp_path)
-    async with running_standin() as standin:
-        standin.commands.register(commands)
-        yield standin
 
 
 def reply_sent(standin: StandIn, channel_id: int, count: int) -> list[RestRequest] | None:

@@ -19,7 +19,7 @@ from bot.services.ask_channels import AskChannelKind, AskChannelStore
 from bot.storage import Database
 from devtools.discord_standin import StandIn, running_standin
 from devtools.discord_standin.gateway import DISALLOWED_INTENTS, MESSAGE_CONTENT_INTENT
-from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
+from devtools.fake_magisterium import RunningFakeServer
 from tests.real_run.test_mentions import assert_a_reply_to, reply_sent
 from tests.support.real_run import (
     START_TIMEOUT,
@@ -52,12 +52,6 @@ def content_env(standin: StandIn, upstream: RunningFakeServer, database_url: str
         QA_RATE_LIMIT_PER_MINUTE="10",
         MESSAGE_CONTENT_INTENT="true",
     )
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[RunningFakeServer]:
-    async with running_fake_server(FakeMagisterium(expensive_per_minute=10)) as server:
-        yield server
 
 
 async def test_with_the_intent_allowed_the_bot_reads_every_message_and_its_role_mention(

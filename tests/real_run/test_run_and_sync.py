@@ -7,16 +7,15 @@ Slow, real tests: a child interpreter per bot, a websocket per shard, every answ
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
 
 from bot.app.application import default_intents
-from devtools.discord_standin import StandIn, running_standin
+from devtools.discord_standin import StandIn
 from devtools.discord_standin.gateway import PRIVILEGED_INTENTS
-from devtools.fake_magisterium import FakeMagisterium, RunningFakeServer, running_fake_server
+from devtools.fake_magisterium import RunningFakeServer
 from tests.support.real_run import (
     START_TIMEOUT,
     bot_env,
@@ -27,21 +26,6 @@ from tests.support.real_run import (
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_run]
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[RunningFakeServer]:
-    # Room for every catholic_qa this file asks in a minute, on both sides of the wire.
-    async with running_fake_server(FakeMagisterium(expensive_per_minute=10)) as server:
-        yield server
-
-
-@pytest.fixture
-async def standin(tmp_path: Path) -> AsyncIterator[StandIn]:
-    commands = await registered_commands(tmp_path)
-    async with running_standin() as standin:
-        standin.commands.register(commands)
-        yield standin
 
 
 async def test_sync_registers_every_command_over_rest(tmp_path: Path) -> None:
