@@ -57,8 +57,8 @@ def add_console(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     parser.add_argument(
         "--locale",
         metavar="LOCALE",
-        help="the Discord locale you use (fr, de, pt-BR, es-419, ko…): commands and answers "
-        "in that language, as Discord would send them",
+        help="the Discord locale you use (fr, de, pt-BR, es-419, ko…): commands typed and "
+        "answers sent in that language, as Discord would (English command names work too)",
     )
     parser.add_argument(
         "--files",

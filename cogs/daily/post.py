@@ -22,6 +22,7 @@ from bot.a2a.results import NotFound
 from bot.app.respond import defer
 from bot.daily import Feed, Schedule
 from bot.daily.planner import Content
+from bot.dates import restate_day
 from bot.i18n import N_, _, catalogue_locale
 from bot.render.discord_limits import EMBEDS_PER_MESSAGE, EMBEDS_TOTAL, embed_size
 from bot.render.embeds import notice_embed, text_pages
@@ -79,7 +80,8 @@ def build_post(
         embeds = [notice_embed(title_of(feed, day), _(NOT_FOUND[feed]))]
         complete = True
     else:
-        pages = text_pages(title_of(feed, day), result.text, feed.skill, task_id=result.task_id)
+        text = restate_day(result.text, day)  # the day written as in the title
+        pages = text_pages(title_of(feed, day), text, feed.skill, task_id=result.task_id)
         embeds = _fitting(pages)
         complete = len(embeds) == len(pages)
     items: list[discord.ui.Item[Any]] = []

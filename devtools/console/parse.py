@@ -2,9 +2,11 @@
 
 ``/ask question:What is grace? private:true`` becomes the command ``ask`` with its options,
 split on `` name:`` boundaries using the command's real option names and converted by option
-type, all read from ``command.to_dict(tree)`` (what ``python -m bot sync`` uploads). Anything
-Discord's client would not let a person send is a :class:`ConsoleInputError` with one line
-that says what exists instead.
+type, all read from the command's translated payload (what ``python -m bot sync`` uploads).
+Under a locale, the names Discord shows a person using that language are typed too
+(``/lectures date:demain`` under ``fr``); the English ones still work. Anything Discord's
+client would not let a person send is a :class:`ConsoleInputError` with one line that says
+what exists instead.
 """
 
 from __future__ import annotations
@@ -44,14 +46,20 @@ class ConsoleInputError(ValueError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    name: str
+    name: str  # the name the interaction carries, whatever the person's language
     type: int
     required: bool
     choices: tuple[tuple[str, Any], ...] = ()  # (shown name, value sent)
+    label: str = ""  # the name the person's Discord shows, when it is not ``name``
+    choice_names: tuple[tuple[str, Any], ...] = ()  # (English name, value), also accepted
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.name
 
     def usage(self) -> str:
         hint = "|".join(str(value) for _, value in self.choices) or _TYPE_HINTS.get(self.type, "?")
-        text = f"{self.name}:<{hint}>"
+        text = f"{self.shown}:<{hint}>"
         return text if self.required else f"[{text}]"
 
 
@@ -60,13 +68,18 @@ class CommandSpec:
     path: tuple[str, ...]  # Discord names: ("account", "link")
     description: str
     options: tuple[OptionSpec, ...]
+    labels: tuple[str, ...] = ()  # the path as the person's Discord shows it, when localised
 
     @property
     def name(self) -> str:
         return " ".join(self.path)
 
+    @property
+    def shown(self) -> str:
+        return " ".join(self.labels or self.path)
+
     def usage(self) -> str:
-        return " ".join([f"/{self.name}", *(option.usage() for option in self.options)])
+        return " ".join([f"/{self.shown}", *(option.usage() for option in self.options)])
 
     def option(self, name: str) -> OptionSpec | None:
         return next((o for o in self.options if o.name == name), None)
@@ -86,32 +99,77 @@ class SlashInvocation:
     values: dict[str, Any]  # Discord option name -> converted value
 
 
-def command_specs(tree: app_commands.CommandTree[Any]) -> list[CommandSpec]:
-    """Every slash command a person can run, subcommands spelled out, sorted by name."""
+async def command_payloads(
+    tree: app_commands.CommandTree[Any], kind: AppCommandType = AppCommandType.chat_input
+) -> list[dict[str, Any]]:
+    """The commands of ``kind`` as ``python -m bot sync`` uploads them, localisations included."""
+    translator = tree.translator
+    return [
+        await command.get_translated_payload(tree, translator)
+        if translator is not None
+        else command.to_dict(tree)
+        for command in tree.get_commands(type=kind)
+    ]
+
+
+async def command_specs(
+    tree: app_commands.CommandTree[Any], locale: str | None = None
+) -> list[CommandSpec]:
+    """Every slash command a person can run, subcommands spelled out, sorted by name; named
+    as Discord shows them to a person using ``locale`` (English when None)."""
     specs: list[CommandSpec] = []
-    for command in tree.get_commands(type=AppCommandType.chat_input):
-        _collect(command.to_dict(tree), (), specs)
+    for payload in await command_payloads(tree):
+        _collect(payload, (), (), specs, locale)
     return sorted(specs, key=lambda spec: spec.path)
 
 
-def _collect(node: dict[str, Any], parent: tuple[str, ...], into: list[CommandSpec]) -> None:
+async def menu_names(tree: app_commands.CommandTree[Any], locale: str | None) -> dict[str, str]:
+    """Each message menu's shown name (in ``locale``, and in English), lowercased, to its name."""
+    names: dict[str, str] = {}
+    for payload in await command_payloads(tree, AppCommandType.message):
+        name = str(payload["name"])
+        names[name.lower()] = name
+        names[localised(payload, "name", locale).lower()] = name
+    return names
+
+
+def localised(node: dict[str, Any], key: str, locale: str | None) -> str:
+    """``node[key]`` as Discord shows it to a person using ``locale``."""
+    translations: dict[str, str] = node.get(f"{key}_localizations") or {}
+    return str(translations.get(locale or "", "") or node.get(key) or "")
+
+
+def _option_spec(option: dict[str, Any], locale: str | None) -> OptionSpec:
+    choices: list[dict[str, Any]] = option.get("choices") or []
+    label = localised(option, "name", locale)
+    return OptionSpec(
+        name=str(option["name"]),
+        type=int(option["type"]),
+        required=bool(option.get("required")),
+        choices=tuple((localised(c, "name", locale), c["value"]) for c in choices),
+        label="" if label == option["name"] else label,
+        choice_names=tuple((str(c["name"]), c["value"]) for c in choices),
+    )
+
+
+def _collect(
+    node: dict[str, Any],
+    parent: tuple[str, ...],
+    parent_labels: tuple[str, ...],
+    into: list[CommandSpec],
+    locale: str | None,
+) -> None:
     path = (*parent, str(node["name"]))
+    labels = (*parent_labels, localised(node, "name", locale))
     options: list[dict[str, Any]] = node.get("options") or []
     children = [o for o in options if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
     if children:
         for child in children:
-            _collect(child, path, into)
+            _collect(child, path, labels, into, locale)
         return
-    specs = tuple(
-        OptionSpec(
-            name=str(o["name"]),
-            type=int(o["type"]),
-            required=bool(o.get("required")),
-            choices=tuple((str(c["name"]), c["value"]) for c in o.get("choices") or []),
-        )
-        for o in options
-    )
-    into.append(CommandSpec(path, str(node.get("description") or ""), specs))
+    specs = tuple(_option_spec(option, locale) for option in options)
+    description = localised(node, "description", locale)
+    into.append(CommandSpec(path, description, specs, () if labels == path else labels))
 
 
 def parse_slash(line: str, specs: Sequence[CommandSpec]) -> SlashInvocation:
@@ -127,9 +185,9 @@ def parse_slash(line: str, specs: Sequence[CommandSpec]) -> SlashInvocation:
         option = command.option(name)
         assert option is not None  # split_options matches only the command's own names
         values[name] = _convert(command, option, raw)
-    missing = [o.name for o in command.options if o.required and o.name not in values]
+    missing = [o.shown for o in command.options if o.required and o.name not in values]
     if missing:
-        raise ConsoleInputError(f"/{command.name} needs {', '.join(missing)}: {command.usage()}")
+        raise ConsoleInputError(f"/{command.shown} needs {', '.join(missing)}: {command.usage()}")
     return SlashInvocation(command, values)
 
 
@@ -156,13 +214,14 @@ def parse_partial(line: str, specs: Sequence[CommandSpec]) -> tuple[SlashInvocat
 def _find_command(words: list[str], specs: Sequence[CommandSpec]) -> tuple[CommandSpec, int]:
     typed = [word.lower() for word in words]
     for spec in sorted(specs, key=lambda s: len(s.path), reverse=True):
-        if tuple(typed[: len(spec.path)]) == spec.path:
-            return spec, len(spec.path)
-    subcommands = [s for s in specs if s.path[0] == typed[0]]
+        for path in (spec.labels, spec.path):
+            if path and tuple(typed[: len(path)]) == tuple(w.lower() for w in path):
+                return spec, len(path)
+    subcommands = [s for s in specs if typed[0] in (s.path[0], (s.labels or s.path)[0].lower())]
     if subcommands:
-        listed = ", ".join(f"/{s.name}" for s in subcommands)
+        listed = ", ".join(f"/{s.shown}" for s in subcommands)
         raise ConsoleInputError(f"/{typed[0]} needs a subcommand: {listed}")
-    names = sorted({s.path[0] for s in specs})
+    names = sorted({(s.labels or s.path)[0] for s in specs})
     close = difflib.get_close_matches(typed[0], names, n=1)
     hint = f"did you mean /{close[0]}? " if close else ""
     listed = ", ".join(f"/{name}" for name in names)
@@ -180,19 +239,22 @@ def split_options(text: str, command: CommandSpec) -> dict[str, str]:
     text = text.strip()
     if not text:
         return {}
-    names = sorted((o.name for o in command.options), key=len, reverse=True)
-    if not names:
-        raise ConsoleInputError(f"/{command.name} takes no options")
+    if not command.options:
+        raise ConsoleInputError(f"/{command.shown} takes no options")
+    # What a person may type for each option (its shown name, and its Discord name) -> its name.
+    typed_names = {o.name.lower(): o.name for o in command.options}
+    typed_names.update({o.shown.lower(): o.name for o in command.options})
+    names = sorted(typed_names, key=len, reverse=True)
     boundary = re.compile(r"(?:^|(?<=\s))(" + "|".join(map(re.escape, names)) + r"):", re.I)
     matches = list(boundary.finditer(text))
     if not matches or matches[0].start() > 0:
         raise ConsoleInputError(_unknown_option(text, command))
     values: dict[str, str] = {}
     for match, following in zip(matches, [*matches[1:], None], strict=True):
-        name = match.group(1).lower()
+        name = typed_names[match.group(1).lower()]
         end = following.start() if following is not None else len(text)
         if name in values:
-            raise ConsoleInputError(f"option {name} is given twice")
+            raise ConsoleInputError(f"option {match.group(1)} is given twice")
         values[name] = text[match.end() : end].strip()
     _refuse_misspelled(values, command)
     return values
@@ -201,26 +263,26 @@ def split_options(text: str, command: CommandSpec) -> dict[str, str]:
 def _refuse_misspelled(values: dict[str, str], command: CommandSpec) -> None:
     """``private:true`` typed as ``privat:true`` would silently become part of the text before
     it; a ``word:`` that is nearly an option name not given is refused instead."""
-    missing = [o.name for o in command.options if o.name not in values]
+    missing = [o.shown for o in command.options if o.name not in values]
     for value in values.values():
-        for word in re.findall(r"(?:^|(?<=\s))([A-Za-z][\w-]*):", value):
+        for word in re.findall(r"(?:^|(?<=\s))([^\W\d][\w-]*):", value):
             close = difflib.get_close_matches(word.lower(), missing, n=1, cutoff=0.75)
             if close:
                 raise ConsoleInputError(
-                    f"/{command.name} has no option {word}; did you mean {close[0]}:?"
+                    f"/{command.shown} has no option {word}; did you mean {close[0]}:?"
                 )
 
 
 def _unknown_option(text: str, command: CommandSpec) -> str:
-    listed = ", ".join(o.name for o in command.options)
+    listed = ", ".join(o.shown for o in command.options)
     leading = re.match(r"([\w-]+):", text)
     if leading:
-        return f"/{command.name} has no option {leading.group(1)}; it has: {listed}"
+        return f"/{command.shown} has no option {leading.group(1)}; it has: {listed}"
     return f"options are written name:value; usage: {command.usage()}"
 
 
 def _convert(command: CommandSpec, option: OptionSpec, raw: str) -> Any:
-    where = f"option {option.name} of /{command.name}"
+    where = f"option {option.shown} of /{command.shown}"
     if not raw:
         raise ConsoleInputError(f"{where} has no value")
     if option.choices:
@@ -246,10 +308,18 @@ def _convert(command: CommandSpec, option: OptionSpec, raw: str) -> Any:
 
 def _choice(where: str, option: OptionSpec, raw: str) -> Any:
     wanted = _unquoted(raw).lower()
-    for name, value in option.choices:
+    named = (*option.choices, *option.choice_names)
+    for name, value in named:
         if wanted in (name.lower(), str(value).lower()):
             return value
-    listed = ", ".join(str(value) for _, value in option.choices)
+    # Discord's client narrows the choices to those whose name holds what is typed.
+    narrowed = {value for name, value in named if wanted in name.lower()}
+    if len(narrowed) == 1:
+        return narrowed.pop()
+    listed = ", ".join(
+        f"{value} ({name})" if name.lower() != str(value).lower() else str(value)
+        for name, value in option.choices
+    )
     raise ConsoleInputError(f"{where} accepts: {listed}")
 
 

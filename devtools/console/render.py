@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from babel import Locale
+from babel.dates import format_date, format_time, format_timedelta
+
 JSON = dict[str, Any]
 # (kind, id) -> the name Discord would show: kind "#" a channel, "@" a person, "@&" a role.
 Names = Callable[[str, int], str | None]
@@ -88,13 +91,16 @@ class Rendered:
         return "\n".join(self.lines)
 
 
-def render_result(result: InteractionOutcome, names: Names | None = None) -> Rendered:
-    """Every message the interaction left visible, oldest first, or the form it opened."""
+def render_result(
+    result: InteractionOutcome, names: Names | None = None, locale: str | None = None
+) -> Rendered:
+    """Every message the interaction left visible, oldest first, or the form it opened;
+    timestamps as Discord's client shows them to a person using ``locale`` (a Discord locale)."""
     rendered = Rendered()
     for message in result.visible_messages:
         if rendered.lines:
             rendered.lines.append("")
-        _render_message(message, rendered, names)
+        _render_message(message, rendered, names, locale)
     modal = result.modal
     if modal is not None:
         rendered.lines.append(f"(a form opened: {modal.title})")
@@ -122,16 +128,18 @@ def render_modal_inputs(inputs: Sequence[JSON]) -> list[str]:
     return lines
 
 
-def _render_message(message: ShownMessage, into: Rendered, names: Names | None) -> None:
+def _render_message(
+    message: ShownMessage, into: Rendered, names: Names | None, locale: str | None
+) -> None:
     payload = message.payload
     if message.ephemeral:
         into.lines.append(EPHEMERAL_MARK)
     if message.loading:
         into.lines.append("(the bot is thinking…)")
     if payload.get("content"):
-        into.lines.append(readable(str(payload["content"]), names))
+        into.lines.append(readable(str(payload["content"]), names, locale))
     for embed in payload.get("embeds") or []:
-        into.lines.extend(render_embed(embed, names))
+        into.lines.extend(render_embed(embed, names, locale))
     for attachment in payload.get("attachments") or []:
         into.lines.append(f"[file] {attachment.get('filename')} ({attachment.get('size')} bytes)")
     for component in _walk(payload.get("components") or []):
@@ -143,7 +151,7 @@ def _render_message(message: ShownMessage, into: Rendered, names: Names | None) 
         into.lines.extend(line)
 
 
-def render_embed(embed: JSON, names: Names | None = None) -> list[str]:
+def render_embed(embed: JSON, names: Names | None = None, locale: str | None = None) -> list[str]:
     lines: list[str] = []
     author = (embed.get("author") or {}).get("name")
     if author:
@@ -170,16 +178,17 @@ def render_embed(embed: JSON, names: Names | None = None) -> list[str]:
     footer = (embed.get("footer") or {}).get("text")
     if footer:
         lines.extend(["", f"— {footer}"])
-    return [f"{BAR}{readable(line, names)}".rstrip() for line in lines]
+    return [f"{BAR}{readable(line, names, locale)}".rstrip() for line in lines]
 
 
-def readable(text: str, names: Names | None = None) -> str:
-    """Timestamps as UTC dates and mentions as names, as Discord's client would show them."""
+def readable(text: str, names: Names | None = None, locale: str | None = None) -> str:
+    """Timestamps and mentions as Discord's client shows them to a person using ``locale``
+    (a Discord locale; US English when None), times in UTC."""
 
     def replace(match: re.Match[str]) -> str:
         seconds, style, kind, ident = match.groups()
         if seconds is not None:
-            return _timestamp(int(seconds), style)
+            return _timestamp(int(seconds), style, Locale.parse(locale or "en-US", sep="-"))
         kind = "@" if kind == "@!" else kind
         name = names(kind, int(ident)) if names is not None else None
         return match.group(0) if name is None else f"{kind.rstrip('&')}{name}"
@@ -187,21 +196,28 @@ def readable(text: str, names: Names | None = None) -> str:
     return _MARKUP.sub(replace, text)
 
 
-def _timestamp(seconds: int, style: str | None) -> str:
+def _timestamp(seconds: int, style: str | None, locale: Locale) -> str:
+    """Discord's styles: d 12/3/26, D December 3, 2026, t 2:37 PM, T 2:37:05 PM, f (the
+    default) the long date and short time, F with the weekday, R "in 3 hours"."""
     when = datetime.fromtimestamp(seconds, UTC)
+    return _discord_spaces(_formatted(when, style, locale))
+
+
+def _discord_spaces(text: str) -> str:
+    """CLDR puts a narrow no-break space before "PM"; a terminal shows a plain one better."""
+    return text.replace("\u202f", " ").replace("\xa0", " ")
+
+
+def _formatted(when: datetime, style: str | None, locale: Locale) -> str:
     if style == "R":
-        return _relative((when - datetime.now(UTC)).total_seconds())
-    return when.strftime("%Y-%m-%d" if style in ("d", "D") else "%Y-%m-%d %H:%M UTC")
-
-
-def _relative(delta: float) -> str:
-    """Discord's relative style: "in 3 hours", "2 days ago"."""
-    amount = abs(delta)
-    units = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
-    unit, size = next(((u, s) for u, s in units if amount >= s), units[-1])
-    count = round(amount / size)
-    text = f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"in {text}" if delta >= 0 else f"{text} ago"
+        return format_timedelta(when - datetime.now(UTC), add_direction=True, locale=locale)
+    if style in ("d", "D"):
+        return format_date(when, "short" if style == "d" else "long", locale=locale)
+    if style in ("t", "T"):
+        return f"{format_time(when, 'short' if style == 't' else 'medium', locale=locale)} UTC"
+    date_format = "full" if style == "F" else "long"
+    day = format_date(when, date_format, locale=locale)
+    return f"{day} {format_time(when, 'short', locale=locale)} UTC"
 
 
 def _render_component(component: JSON, number: int) -> list[str] | None:

@@ -61,10 +61,11 @@ class Reply:
 @dataclass
 class ConsoleSession:
     harness: Any  # devtools.discord.Harness, started
-    commands: list[CommandSpec]
+    commands: list[CommandSpec]  # named in the person's language (--locale)
     description: str  # which Magisterium and which database, for the banner
     locale: str | None = None  # the Discord locale the console's person uses (--locale)
     files_dir: Path | None = None  # where the files the bot sends are saved (--files)
+    menus: dict[str, str] = field(default_factory=dict)  # a message menu's typed name -> name
     _controls: list[Control] = field(default_factory=list)
     _modal: Any = None  # the InteractionResult that opened the form still waiting
     _modal_inputs: list[dict[str, Any]] = field(default_factory=list)
@@ -220,8 +221,9 @@ class ConsoleSession:
         target = self._last_message or self._last_public
         if target is None:
             raise ConsoleInputError("no message to run it on: write one with say TEXT first")
+        menu = self.menus.get(name.lower(), name)
         result = await self.harness.context_menu(
-            name, target_message=target, member_permissions=OWNER, locale=self.locale
+            menu, target_message=target, member_permissions=OWNER, locale=self.locale
         )
         return self._show(result)
 
@@ -234,6 +236,8 @@ class ConsoleSession:
 
     async def _complete(self, line: str) -> Reply:
         invocation, focused, typed = parse_partial(line, self.commands)
+        option = invocation.command.option(focused)
+        shown = option.shown if option is not None else focused
         choices = await self.harness.autocomplete(
             invocation.command.name,
             focused,
@@ -243,8 +247,8 @@ class ConsoleSession:
             locale=self.locale,
         )
         if not choices:
-            return Reply(f"(no choices for {focused}:{typed})")
-        lines = [f"Choices for {focused}:{typed}"]
+            return Reply(f"(no choices for {shown}:{typed})")
+        lines = [f"Choices for {shown}:{typed}"]
         lines += [f"  {n}) {c['name']}  → {c['value']}" for n, c in enumerate(choices, 1)]
         return Reply("\n".join(lines))
 
@@ -277,7 +281,7 @@ class ConsoleSession:
         return re.sub(r"(?<![\w<])@([\w.-]+)", mention, text)
 
     def _show(self, result: Any) -> Reply:
-        rendered: Rendered = render_result(result, self._name)
+        rendered: Rendered = render_result(result, self._name, self.locale)
         if result.visible_messages:
             self._controls = rendered.controls
         public = [m for m in result.visible_messages if not m.ephemeral]

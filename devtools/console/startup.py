@@ -18,7 +18,7 @@ from pydantic import SecretStr
 from bot.accounts import generate_key
 from bot.app import create_bot
 from bot.settings import Settings
-from devtools.console.parse import command_specs
+from devtools.console.parse import command_specs, menu_names
 from devtools.console.session import ConsoleSession
 from devtools.fake_magisterium import FakeMagisterium, running_fake_server
 
@@ -49,11 +49,13 @@ def _is_set(value: SecretStr | str | None) -> bool:
 
 # Offline, Magisterium's per-minute limits and the shared account's hourly quotas would only
 # make a newcomer wait: the fake and the bot drop them unless the console is run with --limits.
+# The quotas stay numbers a person could meet (/account status shows "299 left"), far above
+# what anyone types in a session.
 UNLIMITED = {
     "rate_limit_per_minute": 6000,
     "qa_rate_limit_per_minute": 6000,
-    "shared_quota_per_hour": 100_000,
-    "shared_qa_quota_per_hour": 100_000,
+    "shared_quota_per_hour": 300,
+    "shared_qa_quota_per_hour": 100,
 }
 
 
@@ -115,6 +117,12 @@ async def open_session(
     description = f"{upstream}; database: {database}"
     if not (limits or real_upstream):
         description += "; rate limits off (--limits keeps them)"
+    tree = harness.bot.tree
     return ConsoleSession(
-        harness, command_specs(harness.bot.tree), description, locale=locale, files_dir=files_dir
+        harness,
+        await command_specs(tree, locale),
+        description,
+        locale=locale,
+        files_dir=files_dir,
+        menus=await menu_names(tree, locale),
     )

@@ -736,6 +736,9 @@ async def test_preview_shows_the_post_in_the_servers_language_and_the_header_in_
     assert result.ephemeral
     (embed,) = result.embeds
     assert str(embed["title"]).endswith(f" — {TUESDAY_DE}")
+    # Magisterium's "Tuesday, December 1, 2026" in the text is written as the title writes it.
+    assert f"Roman Martyrology — {TUESDAY_DE}" in str(embed["description"])
+    assert "December 1, 2026" not in str(embed["description"])
     (header,) = result.contents
     assert header.startswith("**Preview** — what") and harness.channel.mention in header
 

@@ -32,6 +32,7 @@ from bot.a2a.skills import SAINTS_OF_THE_DAY
 from bot.app import MagisteriumBot, create_bot
 from bot.daily import Feed, Schedule, ScheduleStatus, ScheduleStore
 from bot.daily.planner import SchedulerConfig
+from bot.dates import restate_day
 from bot.i18n import using_locale
 from bot.services.origin import Origin
 from bot.services.tokens import OWNER_REFUSED
@@ -485,7 +486,9 @@ async def test_the_post_pings_its_role_only_as_dpytest_sees_it(
     sent = dpytest.get_message(peek=True)
     footer = str(sent.embeds[0].footer.text)
     assert re.fullmatch(r"Magisterium AI · saints_of_the_day · task [0-9a-f-]{36}", footer)
-    expected = discord.Embed(title=saints_title(JOSEPH), description=format_martyrology(JOSEPH))
+    expected = discord.Embed(
+        title=saints_title(JOSEPH), description=restate_day(format_martyrology(JOSEPH), JOSEPH)
+    )
     expected.set_footer(text=footer)
     assert dpytest.verify().message().content(role.mention).embed(expected)
     assert dpytest.verify().message().nothing()
@@ -498,11 +501,18 @@ async def test_the_post_pings_its_role_only_as_dpytest_sees_it(
     assert message.request["content"] == role.mention
 
 
+def joseph_martyrology() -> str:
+    """The fake's martyrology of 19 March with its day written as the post's title writes it."""
+    return restate_day(format_martyrology(JOSEPH), JOSEPH)
+
+
 async def test_a_post_without_a_role_mentions_nobody(harness: Harness, dpytest_queue: None) -> None:
     await set_daily(harness, at=utc(2026, 3, 18, 12))
     assert (await daily_cog(harness).tick(JOSEPH_SLOT)).posted == 1
     sent = dpytest.get_message(peek=True)
-    expected = discord.Embed(title=saints_title(JOSEPH), description=format_martyrology(JOSEPH))
+    expected = discord.Embed(
+        title=saints_title(JOSEPH), description=restate_day(format_martyrology(JOSEPH), JOSEPH)
+    )
     expected.set_footer(text=sent.embeds[0].footer.text)
     assert dpytest.verify().message().content(None).embed(expected)
     assert dpytest.verify().message().nothing()

@@ -19,6 +19,7 @@ from pydantic import SecretStr
 from bot.app import MagisteriumBot
 from bot.daily import Feed, ScheduleStatus
 from bot.daily.personal_store import PersonalScheduleStore
+from bot.dates import restate_day
 from devtools.discord import Harness, HarnessUser
 from devtools.discord.fixtures import OPERATOR_TOKEN
 from devtools.fake_magisterium import FakeMagisterium
@@ -200,7 +201,7 @@ async def test_the_dm_is_the_channel_posts_embed_in_the_persons_language_pinging
     (dm,) = harness.dm_messages(english)
     embed = dm.embeds[0]
     assert embed["title"] == saints_title(joseph)
-    assert embed["description"] == format_martyrology(joseph)
+    assert embed["description"] == restate_day(format_martyrology(joseph), joseph)
     assert dm.place.guild is None and dm.place.channel_id == harness.dm_channel_id(english)
     assert dm.request is not None and not dm.request.get("content")
     assert dm.allowed_mentions == {"parse": []}

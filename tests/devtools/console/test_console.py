@@ -23,6 +23,7 @@ from devtools.console.parse import (
     EntityValue,
     OptionSpec,
     command_specs,
+    menu_names,
     parse_slash,
 )
 from devtools.console.render import EPHEMERAL_MARK, readable, render_embed, render_result
@@ -39,9 +40,9 @@ QUESTION = "What is grace?"
 
 
 @pytest.fixture
-def specs(harness: Harness) -> list[CommandSpec]:
+async def specs(harness: Harness) -> list[CommandSpec]:
     """The bot's real commands, read from its CommandTree."""
-    return command_specs(harness.bot.tree)
+    return await command_specs(harness.bot.tree)
 
 
 async def test_specs_spell_out_subcommands(specs: list[CommandSpec]) -> None:
@@ -91,7 +92,7 @@ async def test_subcommand_choices_entities_and_similar_names(specs: list[Command
         ("/ask question:", "option question of /ask has no value"),
         ("/asc question:Why?", "there is no /asc; did you mean /ask?"),
         ("/account", "/account needs a subcommand: /account link, /account status"),
-        ("/daily off feed:weekly", "accepts: saints, readings"),
+        ("/daily off feed:weekly", "accepts: saints (Saints of the day (Roman Martyrology)), "),
         ("/help me:please", "/help takes no options"),
     ],
 )
@@ -184,7 +185,7 @@ def test_render_links_selects_and_markup() -> None:
 
     rendered = render_result(Result(), lambda kind, ident: "general" if kind == "#" else None)
     assert rendered.lines == [
-        "Posted in #general at 1970-01-01",
+        "Posted in #general at January 1, 1970",
         "[1] Read → https://example.org/d",
         "[2] Off (disabled)",
         "[3] Open one… (pick 1):",
@@ -198,6 +199,30 @@ def test_render_links_selects_and_markup() -> None:
     ]
     assert rendered.controls[0].link == "https://example.org/d"
     assert readable("<@9> and <@&3>", lambda kind, ident: None) == "<@9> and <@&3>"
+
+
+@pytest.mark.parametrize(
+    ("locale", "style", "shown"),
+    [
+        (None, "D", "December 3, 2026"),
+        ("en-GB", "D", "3 December 2026"),
+        ("de", "D", "3. Dezember 2026"),
+        ("fr", "d", "03/12/2026"),
+        ("ko", "D", "2026년 12월 3일"),
+        (None, "t", "2:37 PM UTC"),
+        ("de", "t", "14:37 UTC"),
+        (None, "F", "Thursday, December 3, 2026 2:37 PM UTC"),
+        ("pl", None, "3 grudnia 2026 14:37 UTC"),
+    ],
+)
+def test_timestamps_read_as_discord_shows_them_in_the_persons_language(
+    locale: str | None, style: str | None, shown: str
+) -> None:
+    """Discord's client writes ``<t:…:D>`` in its reader's own format (the console's person's
+    --locale); a bot that wrote "2026-12-03" would be showing ISO to everyone."""
+    seconds = 1_796_308_620  # 2026-12-03 14:37 UTC
+    markup = f"<t:{seconds}:{style}>" if style else f"<t:{seconds}>"
+    assert readable(f"since {markup}", locale=locale) == f"since {shown}"
 
 
 def test_render_embed_fields_and_footer() -> None:
@@ -230,6 +255,42 @@ def test_render_embed_fields_and_footer() -> None:
 @pytest.fixture
 def session(harness: Harness, specs: list[CommandSpec]) -> ConsoleSession:
     return ConsoleSession(harness, specs, "test")
+
+
+async def test_session_in_french_takes_the_names_discord_shows_in_french(
+    harness: Harness, fake: FakeMagisterium
+) -> None:
+    """Under --locale fr a person types what their Discord shows: /lectures, not /readings,
+    the option and choice names in French, the message menu by its French name. The
+    interaction still carries the commands' own names, as Discord sends them."""
+    tree = harness.bot.tree
+    french = ConsoleSession(
+        harness,
+        await command_specs(tree, "fr"),
+        "test",
+        locale="fr",
+        menus=await menu_names(tree, "fr"),
+    )
+    listed = french.help_text()
+    assert "/lectures [date:<text>]" in listed and "/compte fuseau" in listed
+    assert "/readings" not in listed
+    readings = await french.run_line("/lectures date:demain")
+    assert not readings.failed, readings.text
+    assert readings.text.startswith("┃ Lectures de la messe — ")
+    assert fake.requests[-1].skill == "liturgical_readings"
+    english = await french.run_line("/readings date:tomorrow")  # Discord's own names work too
+    assert not english.failed and english.text.startswith("┃ Lectures de la messe — ")
+    choices = await french.run_line("complete /lectures date:apr")
+    assert choices.text.startswith("Choices for date:apr\n  1) Après-demain — ")
+    feed = await french.run_line("/quotidien aperçu flux:lectures de la messe")
+    # The choice typed by its French name; the preview is in the server's language (English).
+    assert not feed.failed and feed.text.startswith("(only you can see this)\n**Aperçu**")
+    assert "┃ Mass readings — " in feed.text
+    refused = await french.run_line("/lectures jour:demain")
+    assert refused.failed and refused.text == "/lectures has no option jour; it has: date"
+    await french.run_line("say Qu'est-ce que la grâce ?")
+    asked = await french.run_line("menu Demander à Magisterium")
+    assert not asked.failed and fake.requests[-1].skill == "catholic_qa", asked.text
 
 
 async def test_session_select_then_click(session: ConsoleSession) -> None:
@@ -470,10 +531,12 @@ def test_offline_limits_are_off_unless_asked_for(tmp_path: Path) -> None:
     """Magisterium allows 2 questions a minute a token; the console used to refuse the third
     for a minute ("Too many requests are waiting their turn") with nothing waiting."""
     asks = "".join(f"/ask question:Question {n}?\n" for n in range(4))
-    free = run_console(tmp_path, stdin=asks)
+    free = run_console(tmp_path, stdin=asks + "/account status\n")
     assert free.returncode == 0, free.stderr
     assert free.stdout.splitlines()[0].endswith("rate limits off (--limits keeps them)")
     assert free.stdout.count("┃ Sources:") == 4 and "waiting their turn" not in free.stdout
+    # The shared quota left reads as a quota, not as a disabled limit's 99993.
+    assert "┃ Left this hour: 296 requests, 96 of them `/ask`" in free.stdout
     limited = run_console(tmp_path, "--limits", stdin=asks)
     assert "rate limits off" not in limited.stdout.splitlines()[0]
     assert limited.stdout.count("┃ Sources:") < 4  # Magisterium's 2 a minute, as deployed

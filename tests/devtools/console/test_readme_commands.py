@@ -105,8 +105,8 @@ def session(harness: Harness, specs: list[CommandSpec]) -> ConsoleSession:
 
 
 @pytest.fixture
-def specs(harness: Harness) -> list[CommandSpec]:
-    return command_specs(harness.bot.tree)
+async def specs(harness: Harness) -> list[CommandSpec]:
+    return await command_specs(harness.bot.tree)
 
 
 @pytest.mark.parametrize("command", sorted(SCENARIOS))
