@@ -17,15 +17,22 @@ import argparse
 import datetime as dt
 import statistics
 import struct
+import sys
 import time
+from pathlib import Path
 
-from bot.a2a.lookup_parse import parse_statistics
-from bot.a2a.lookups import DioceseStatistics
-from bot.a2a.models import Task
-from bot.render.charts import render_chart
-from devtools.fake_magisterium.lookup_dioceses import DIOCESES
-from devtools.fake_magisterium.lookups import diocese_statistics_lookup
-from devtools.fake_magisterium.skills import Request
+# Runnable as `python bench/<name>.py` from a checkout: devtools is not installed.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.a2a.lookup_parse import parse_statistics  # noqa: E402
+from bot.a2a.lookups import DioceseStatistics  # noqa: E402
+from bot.a2a.models import Task  # noqa: E402
+from bot.render.charts import render_chart  # noqa: E402
+from devtools.fake_magisterium.lookup_dioceses import DIOCESES  # noqa: E402
+from devtools.fake_magisterium.lookups import diocese_statistics_lookup  # noqa: E402
+from devtools.fake_magisterium.skills import Request  # noqa: E402
 
 KOREAN = {"catholics": "신자", "priests": "사제", "parishes": "본당", "baptisms": "세례"}
 

@@ -32,15 +32,22 @@ import argparse
 import asyncio
 import contextlib
 import random
+import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import looptime
 from aiolimiter import AsyncLimiter
 
-from bot.limits import Limiter, LimiterConfig, LocalBackend
-from devtools.fake_magisterium.ratelimit import SlidingWindow
+# Runnable as `python bench/<name>.py` from a checkout: devtools is not installed.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.limits import Limiter, LimiterConfig, LocalBackend  # noqa: E402
+from devtools.fake_magisterium.ratelimit import SlidingWindow  # noqa: E402
 
 R = 15
 TOKEN = "bench-token"

@@ -1,8 +1,10 @@
-"""The README's layer picture, kept true: which part of the tree may import which.
+"""The layer picture of docs/contributing/architecture.md, kept true: which part of the tree may
+import which.
 
 Every ``import`` and ``from … import`` in ``bot/`` and ``cogs/`` is read from the source (those
 under ``if TYPE_CHECKING:`` and inside functions too) and checked against :data:`MAY_IMPORT`.
-A new arrow is a decision: add it here and to the README's picture, or move the code.
+A new arrow is a decision: add it here and to the picture in docs/contributing/architecture.md,
+or move the code.
 """
 
 from __future__ import annotations

@@ -66,7 +66,9 @@ def add_check(commands: Commands) -> None:
 
 
 def add_i18n(commands: Commands) -> None:
-    parser = commands.add_parser("i18n", help="check the translations (see README)")
+    parser = commands.add_parser(
+        "i18n", help="check the translations (see docs/contributing/translations.md)"
+    )
     actions = parser.add_subparsers(dest="i18n_command", required=True, metavar="ACTION")
     check = actions.add_parser(
         "check",

@@ -42,6 +42,8 @@ _COMMAND_SPAN = re.compile(r"^/[a-z_-]+(?: [a-z_-]+)*$")  # `/account link`
 _OPTION_SPAN = re.compile(r"^([a-z_-]+): (\S.*)$")  # `private: True`
 _NAME_ID = re.compile(r"^[a-z_-]+$")  # a command or option name's message
 
+TRANSLATIONS_DOC = "docs/contributing/translations.md"
+
 
 def extract(output: Path) -> None:
     """What ``pybabel extract`` writes for the code as it is (run from the project root)."""
@@ -77,7 +79,7 @@ def _label(msgid: object) -> str:
 def template_problems(pot: Path = POT) -> list[str]:
     """The template must hold exactly the messages the code marks."""
     if not pot.exists():
-        return [f"{pot.name} is missing: run the extract command in the README"]
+        return [f"{pot.name} is missing: run the extract command ({TRANSLATIONS_DOC})"]
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "fresh.pot"
         extract(fresh)
@@ -163,7 +165,9 @@ def _compiled(po: Catalog) -> gettext.GNUTranslations:
 def mo_problems(po: Catalog, mo_path: Path, locale: str) -> list[str]:
     """The compiled catalogue must say what the .po says (run the compile command)."""
     if not mo_path.exists():
-        return [f"{locale}: {mo_path.name} is missing: run the compile command in the README"]
+        return [
+            f"{locale}: {mo_path.name} is missing: run the compile command ({TRANSLATIONS_DOC})"
+        ]
     with mo_path.open("rb") as handle:
         compiled = gettext.GNUTranslations(handle)
     expected = _compiled(po)

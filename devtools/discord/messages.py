@@ -311,7 +311,7 @@ class MessagesMixin(Dispatcher):
 
     def _content_delivered(self, data: JSON) -> bool:
         """Whether Discord sends this message's text to the bot (Discord's gateway docs, and
-        README "Discord application")."""
+        docs/operating/running.md, "Discord application")."""
         if self.bot.intents.message_content:
             return True
         bot_id = self.bot_user["id"]

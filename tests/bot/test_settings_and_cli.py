@@ -146,7 +146,7 @@ def test_env_example_documents_every_setting() -> None:
     assert {name.upper() for name in Settings.model_fields} <= documented
 
 
-def test_readme_quick_start_and_install_permissions_match_the_code() -> None:
+def test_readme_quick_start_and_the_operators_install_permissions_match_the_code() -> None:
 
     from bot.app.invite import BOT_PERMISSIONS, SCOPES, invite_url
 
@@ -156,6 +156,7 @@ def test_readme_quick_start_and_install_permissions_match_the_code() -> None:
     assert "pip install -e '.[console]'" in first  # the console's needs, no test toolchain
     assert 'python -m bot console -c "/ask question:' in first
     assert second == "pip install -e '.[dev]' && python -m devtools test"
-    assert f"permissions **{BOT_PERMISSIONS.value}**" in readme
-    assert " ".join(SCOPES) in readme
-    assert invite_url(1).replace("client_id=1", "client_id=<APPLICATION_ID>") in readme
+    running = (REPO / "docs" / "operating" / "running.md").read_text(encoding="utf-8")
+    assert f"permissions **{BOT_PERMISSIONS.value}**" in running
+    assert " ".join(SCOPES) in running
+    assert invite_url(1).replace("client_id=1", "client_id=<APPLICATION_ID>") in running

@@ -2,8 +2,8 @@
 
 A real INTERACTION_CREATE for /ask goes through discord.py's CommandTree; at the moment the
 A2A client hands the request to httpx, the stack is read. The project's own frames on it, from
-``QACog.ask`` down, are the path the README's architecture part lists; the request it sends is
-decided by what was passed down (no context variable decides whose token pays).
+``QACog.ask`` down, are the path docs/contributing/architecture.md lists; the request it sends
+is decided by what was passed down (no context variable decides whose token pays).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from devtools.discord import Harness
 from devtools.fake_magisterium import FakeMagisterium
 from tests.support.paths import REPO
 
-# The README's "Path of one /ask", frame by frame.
+# "The path of one /ask" in docs/contributing/architecture.md, frame by frame.
 ASK_PATH = [
     "cogs/qa/cog.py:QACog.ask",
     "cogs/qa/followups.py:ask_and_send",
