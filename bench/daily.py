@@ -321,6 +321,7 @@ def instrument(bot: MagisteriumBot, cog: Any) -> Timers:
 def print_report(report: TickReport) -> None:
     fields = asdict(report)
     errors = fields.pop("errors")
+    fields["latest_delay"] = f"{max(fields.pop('delays'), default=0.0):.1f}s"  # one per post
     print("  TickReport      " + ", ".join(f"{k}={v}" for k, v in fields.items()))
     print(f"                  errors={len(errors)}{' ' + str(errors[:3]) if errors else ''}")
 

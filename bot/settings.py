@@ -87,6 +87,12 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # "text" (one line per record) or "json" (one JSON object per line, for log collectors).
     log_format: Literal["text", "json"] = "text"
+    # Unexpected errors reported to Sentry (needs the `sentry` extra), scrubbed of secrets, Discord
+    # ids and what people typed: off unless SENTRY_DSN is set. The release defaults to
+    # magisterium-discord-bot@<installed version>; the environment to Sentry's "production".
+    sentry_dsn: SecretStr | None = None
+    sentry_environment: str | None = None
+    sentry_release: str | None = None
     database_url: str = DEFAULT_DATABASE_URL
     # Fernet keys, comma-separated; the first encrypts. Required once a token is stored.
     token_encryption_key: SecretStr | None = None
@@ -151,12 +157,19 @@ class Settings(BaseSettings):
     # Connections it keeps open at once (also kept under a quarter of the process's fd limit);
     # more are closed unserved.
     web_max_connections: int = Field(default=256, ge=1, le=65535)
+    # Of those, connections one client address (an IPv6 /64) may hold; a trusted proxy, any.
+    # Unset: 16, or a quarter of the cap when that is less.
+    web_max_connections_per_client: int | None = Field(default=None, ge=1, le=65535)
     # A new connection's first request must have sent its headers within this time (s).
     web_header_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     # An idle connection between two requests is closed after this long (s).
     web_keepalive_seconds: float = Field(default=15.0, gt=0, le=3600)
+    # A connection whose responses wait unread this long is closed (s).
+    web_write_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     # Requests per minute one client address may make to /oauth/...; more get 429.
     web_oauth_requests_per_minute: int = Field(default=30, ge=1, le=10000)
+    # Requests per minute all clients together may make to /oauth/...; more get 429.
+    web_oauth_requests_total_per_minute: int = Field(default=600, ge=1, le=100000)
     # Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed.
     web_trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(default_factory=list)
     # The operator's web server (/healthz, /readyz, /metrics): off unless OPERATOR_PORT is set.

@@ -1,9 +1,11 @@
 """What the test suite needs from the machine, provided where it can be.
 
-Debian's Chromium and its driver (the browser tests) are installed with apt when missing, as
-root or through passwordless sudo; PostgreSQL and Redis are started when they are installed but
-stopped. Anything that cannot be provided is said, one line each, with what to do; nothing is
-hidden and nothing is skipped: the tests that need it then fail with their own message.
+Debian's packages the tests run are installed with apt when missing, as root or through
+passwordless sudo, in one apt-get call: Chromium and its driver (the browser tests), promtool
+(Debian's ``prometheus``: the alert rules' tests) and docker-compose (the compose file's
+checks). PostgreSQL and Redis are started when they are installed but stopped. Anything that
+cannot be provided is said, one line each, with what to do; nothing is hidden and nothing is
+skipped: the tests that need it then fail with their own message.
 """
 
 from __future__ import annotations
@@ -57,15 +59,51 @@ def _as_root(machine: Machine) -> list[str] | None:
     return None
 
 
-def provide_browser(machine: Machine, report: Report) -> None:
-    if machine.exists(CHROMIUM) and machine.exists(CHROMEDRIVER):
+@dataclass(frozen=True)
+class AptNeed:
+    """Something the tests run, from Debian's ``packages``; ``present`` says whether the
+    machine has it already; ``failing`` what fails without it."""
+
+    what: str
+    packages: tuple[str, ...]
+    present: Callable[[Machine], bool]
+    failing: str
+
+
+BROWSER = AptNeed(
+    "Chromium and chromedriver",
+    BROWSER_PACKAGES,
+    lambda machine: machine.exists(CHROMIUM) and machine.exists(CHROMEDRIVER),
+    "the browser tests",
+)
+# Debian ships promtool in the Prometheus server's package (its exporters are recommends); on
+# a host run by systemd, installing it starts that server too.
+PROMTOOL = AptNeed(
+    "promtool",
+    ("prometheus",),
+    lambda machine: machine.which("promtool") is not None,
+    "the alert rules' tests",
+)
+COMPOSE = AptNeed(
+    "docker-compose",
+    ("docker-compose",),
+    lambda machine: machine.which("docker-compose") is not None,
+    "the compose file's tests",
+)
+
+
+def provide_packages(machine: Machine, report: Report, needs: Sequence[AptNeed]) -> None:
+    """Install the packages of the ``needs`` the machine lacks, in one apt-get call."""
+    missing = [need for need in needs if not need.present(machine)]
+    if not missing:
         return
     prefix = _as_root(machine)
     if prefix is None or machine.which("apt-get") is None:
         how = "no apt-get" if prefix is not None else "not root and no passwordless sudo"
-        report.missing.append(
-            f"Chromium and chromedriver ({how}): install Debian's {' '.join(BROWSER_PACKAGES)}; "
-            "the browser tests fail until then"
+        report.missing.extend(
+            f"{need.what} ({how}): install Debian's {' '.join(need.packages)}; "
+            f"{need.failing} fail until then"
+            for need in missing
         )
         return
     install = [
@@ -77,12 +115,14 @@ def provide_browser(machine: Machine, report: Report) -> None:
         "-y",
         "-q",
         "--no-install-recommends",
-        *BROWSER_PACKAGES,
+        *(package for need in missing for package in need.packages),
     ]
     if machine.run([*prefix, "apt-get", "update", "-q"]) == 0 and machine.run(install) == 0:
-        report.provided.append("Chromium and chromedriver (apt-get)")
+        report.provided.extend(f"{need.what} (apt-get)" for need in missing)
     else:
-        report.missing.append("Chromium and chromedriver: apt-get failed (see its output above)")
+        report.missing.extend(
+            f"{need.what}: apt-get failed (see its output above)" for need in missing
+        )
 
 
 def provide_postgres(machine: Machine, report: Report) -> None:
@@ -130,11 +170,12 @@ def provide_redis(machine: Machine, report: Report) -> None:
 
 def provision(machine: Machine | None = None, *, browser: bool = True) -> Report:
     """Provide what the suite needs; ``browser=False`` (the quick tier, which has no browser
-    test) leaves Chromium alone."""
+    test) leaves Chromium alone. promtool and docker-compose run in the quick tier too."""
     machine = machine or Machine()
     report = Report()
-    if browser:
-        provide_browser(machine, report)
+    provide_packages(
+        machine, report, [BROWSER, PROMTOOL, COMPOSE] if browser else [PROMTOOL, COMPOSE]
+    )
     provide_postgres(machine, report)
     provide_redis(machine, report)
     return report

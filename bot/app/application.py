@@ -16,11 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.acknowledgements import Acknowledgements
 from bot.app.composition import Services, open_services
 from bot.app.discord_endpoints import use_gateway_from_discord
 from bot.app.error_reporting import report_interaction_error
 from bot.app.heap import freeze_startup_heap
 from bot.app.invite import invite_url
+from bot.app.metrics_sampler import MetricsSampler
 from bot.app.tree import MagisteriumTree
 from bot.i18n.translator import CatalogueTranslator
 from bot.oauth import LinkedBySignIn
@@ -29,7 +31,6 @@ from bot.render.pager import ShownPagers
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.web import (
-    ClientRateLimit,
     ConnectionLimits,
     OAuthRateLimit,
     Readiness,
@@ -84,6 +85,9 @@ class MagisteriumBot(commands.AutoShardedBot):
         self.settings = settings
         register_settings_secrets(settings)
         self.metrics = Metrics()
+        # Each interaction's wait for its first response (see dispatch below).
+        self.acknowledgements = Acknowledgements(self.metrics)
+        self.metrics_sampler = MetricsSampler(self)
         self._services: Services | None = None
         self.web_server: WebServer | None = None  # the public listener (WEB_PORT)
         self.operator_server: WebServer | None = None  # /healthz, /readyz, /metrics
@@ -104,6 +108,7 @@ class MagisteriumBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # First, so that /healthz answers while the rest starts (and /readyz says why not).
         await self._start_web_servers()
+        self.metrics_sampler.start()
         self._services = await open_services(self.settings, metrics=self.metrics)
         if self.tree.translator is None:  # localised names and descriptions for `sync`
             await self.tree.set_translator(CatalogueTranslator())
@@ -123,6 +128,7 @@ class MagisteriumBot(commands.AutoShardedBot):
         await super().connect(reconnect=reconnect)
 
     async def close(self) -> None:
+        self.metrics_sampler.stop()
         try:
             await super().close()
         finally:
@@ -149,14 +155,19 @@ class MagisteriumBot(commands.AutoShardedBot):
             app = public_app(
                 SiteInfo(invite_url=self._invite_url),
                 https=(settings.public_base_url or "").startswith("https:"),
-                oauth_rate_limit=OAuthRateLimit(
-                    ClientRateLimit(settings.web_oauth_requests_per_minute),
-                    trusted_proxies=settings.web_trusted_proxies,
+                oauth_rate_limit=OAuthRateLimit.from_settings(
+                    settings, record=self.metrics.web_refused
                 ),
                 oauth=lambda: self._services.oauth if self._services else None,
                 on_linked=self._announce_linked,
             )
-            server = WebServer(app, settings.web_host, settings.web_port, limits=limits)
+            server = WebServer(
+                app,
+                settings.web_host,
+                settings.web_port,
+                limits=limits,
+                record=self.metrics.web_refused,
+            )
             await server.start()
             self.web_server = server
 
@@ -191,6 +202,13 @@ class MagisteriumBot(commands.AutoShardedBot):
         if self._services is None:
             raise StorageUnavailable("the database is not open (the bot is starting or stopping)")
         await self._services.db.ping()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py dispatches "interaction" after creating the tasks that answer it and
+        # before any of them runs: the one place to time every interaction's first response.
+        if event_name == "interaction":
+            self.acknowledgements.watch(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: commands.Bot would read "<@bot> What is grace?" as a command

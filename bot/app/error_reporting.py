@@ -1,13 +1,15 @@
 """One path from any error in an interaction to one clear, private message.
 
 Used by the command tree and by every view and modal: known errors get their explanation,
-anything else a generic message with an error id, and the traceback goes only to the log.
+anything else a generic message with an error id, and the traceback goes only to the log (and,
+when SENTRY_DSN is set, to Sentry, scrubbed: bot.observability.error_tracking).
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import discord
@@ -15,6 +17,7 @@ from discord import app_commands
 
 from bot.app.respond import send_private
 from bot.i18n import N_, _, ngettext, use_interaction_locale
+from bot.observability.error_tracking import report_unexpected_error
 from bot.observability.metrics import Metrics, Outcome
 from bot.render.upstream import error_with_quote, magisterium_reply
 from bot.services.user_errors import UserMessage, message_for
@@ -76,8 +79,11 @@ def outcome_of(error: BaseException) -> Outcome:
     return "error" if _known_message(error) is None else "user_error"
 
 
-def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
-    """The embed a person sees for ``error``; logs it (unexpected ones with the traceback)."""
+def error_embed_for(
+    error: BaseException, *, where: str, typed: Iterable[str] = ()
+) -> discord.Embed:
+    """The embed a person sees for ``error``; logs it (unexpected ones with the traceback) and
+    reports an unexpected one with ``typed``, what the person typed, cut out of the report."""
     message = _known_message(error)
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
@@ -86,6 +92,7 @@ def error_embed_for(error: BaseException, *, where: str) -> discord.Embed:
         error_id = secrets.token_hex(4)
         message = generic_message()
         log.error("unexpected error %s in %s", error_id, where, exc_info=error)
+        report_unexpected_error(error, error_id=error_id, where=where, typed=typed)
     elif message.operator_alert:
         log.error("%s failed: %s: %s", where, type(error).__name__, error)
     else:
@@ -106,7 +113,23 @@ async def report_interaction_error(
     """Tell the user what went wrong (privately, in their language) and log it; never raises."""
     use_interaction_locale(interaction)
     _count_failed_command(interaction, error)
-    await send_private(interaction, embed=error_embed_for(error, where=where))
+    embed = error_embed_for(error, where=where, typed=typed_in(interaction.data))
+    await send_private(interaction, embed=embed)
+
+
+def typed_in(data: object) -> Iterator[str]:
+    """The text values in an interaction's data: its options, modal fields, chosen values."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "value" and isinstance(value, str):
+                yield value
+            elif key == "values" and isinstance(value, list):
+                yield from (item for item in value if isinstance(item, str))
+            else:
+                yield from typed_in(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from typed_in(item)
 
 
 def _count_failed_command(interaction: discord.Interaction[Any], error: BaseException) -> None:

@@ -24,6 +24,7 @@ import enum
 import logging
 import os
 import socket
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -33,7 +34,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.a2a import errors
 from bot.a2a.results import Martyrology, NotFound, Readings
 from bot.daily.pace import DEFAULT_POSTS_PER_SECOND
-from bot.daily.post_times import DEFAULT_GRACE, backoff, due_date
+from bot.daily.post_times import DEFAULT_GRACE, backoff, due_date, slot_instant
 from bot.daily.schedule import Feed, ScheduleStatus, Slotted
 from bot.daily.slots import ClaimKind
 from bot.i18n import N_
@@ -154,6 +155,8 @@ class TickReport:
     already_claimed: int = 0
     fetches: int = 0
     errors: list[str] = field(default_factory=list)
+    # Seconds from each post's due minute to its sending, for the metrics.
+    delays: list[float] = field(default_factory=list)
 
 
 class Planned(Protocol):
@@ -288,6 +291,8 @@ class Tick(Generic[S]):
     problems: Mapping[tuple[int, Feed], str]
     report: TickReport = field(default_factory=TickReport)
     fetched: Fetched = field(default_factory=dict)
+    # When the tick began, on a monotonic clock: its sends go out over the tick (paced).
+    started: float = field(default_factory=time.monotonic)
 
     @property
     def store(self) -> ScheduleBook[S]:
@@ -390,11 +395,23 @@ class Tick(Generic[S]):
             self.report.already_claimed += 1
         return claimed
 
-    async def posted(self, schedule: S, day: dt.date, message_id: int) -> None:
+    async def posted(
+        self, schedule: S, day: dt.date, message_id: int, *, sent_earlier: bool = False
+    ) -> None:
+        """The post went out: sent by this tick, or ``sent_earlier`` by a claimant that died
+        before recording it (its delay is not known)."""
         await self.store.posted(
             schedule, day, claimant=self.planner.claimant, message_id=message_id, now=self.now
         )
         self.report.posted += 1
+        if not sent_earlier:
+            self.report.delays.append(self.seconds_late(schedule, day))
+
+    def seconds_late(self, schedule: S, day: dt.date) -> float:
+        """From ``schedule``'s due minute on ``day`` to now: the tick's instant, plus the time
+        the tick has run."""
+        slot = slot_instant(day, schedule.post_time, schedule.zone)
+        return (self.now - slot).total_seconds() + time.monotonic() - self.started
 
     async def not_sent(
         self,

@@ -149,7 +149,7 @@ class PersonalPosts:
             return False
         schedule = post.schedule
         log.info("daily %s of %s: the dead claimant's DM went out", schedule.feed, schedule.where)
-        await tick.posted(schedule, post.day, earlier.id)
+        await tick.posted(schedule, post.day, earlier.id, sent_earlier=True)
         return True
 
     async def _already_sent(self, channel: DMChannel, post: DailyPost) -> discord.Message | None:

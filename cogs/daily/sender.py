@@ -117,7 +117,8 @@ class DailySender:
                     continue
                 for dm in dm_ready:
                     sending.create_task(self._send_dm_guarded(personal, dm, content, limit))
-        self.bot.metrics.daily_tick(sent=tick.report.posted, failed=tick.report.failed)
+        report = tick.report
+        self.bot.metrics.daily_tick(sent=report.posted, failed=report.failed, delays=report.delays)
         await self.personal.planner.prune(personal)
         return await self.planner.end(tick)
 
@@ -211,7 +212,7 @@ async def _went_out(tick: Tick[Schedule], post: DuePost, message: DailyPost) -> 
     log.info(
         "daily %s of guild %s: the dead claimant's post went out", schedule.feed, schedule.guild_id
     )
-    await tick.posted(schedule, post.day, earlier.id)
+    await tick.posted(schedule, post.day, earlier.id, sent_earlier=True)
     return True
 
 

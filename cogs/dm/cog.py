@@ -80,7 +80,8 @@ class DirectMessagesCog(commands.Cog):
             async with message.channel.typing():
                 await self._answer(message, origin, question[:MAX_QUESTION])
         except Exception as error:
-            await message.reply(embed=error_embed_for(error, where="DM question"))
+            embed = error_embed_for(error, where="DM question", typed=(message.content,))
+            await message.reply(embed=embed)
         finally:
             self._pending.discard(user_id)
 

@@ -320,7 +320,7 @@ class MentionsCog(commands.Cog, name=MENTIONS_COG_NAME):
         except Exception as error:  # the words /ask gives it, as a reply
             where = "mention" if place is None else "ask_channel"
             self.bot.metrics.command_finished(where, outcome_of(error))
-            embed = error_embed_for(error, where=where)
+            embed = error_embed_for(error, where=where, typed=(message.content,))
             if place is not None:
                 self._quiet_after(message.author.id, error)
             if message.id not in self._deleted:

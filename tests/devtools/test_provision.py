@@ -12,6 +12,9 @@ from devtools.provision import CHROMEDRIVER, CHROMIUM, Machine, provision
 from tests.support.paths import REPO
 
 ROOT = REPO
+# The programs Debian's packages bring, as the fake machine installs them.
+INSTALLS = {"prometheus": "promtool", "docker-compose": "docker-compose"}
+NO_TOOLS = ("apt-get", "pg_isready", "redis-cli", "redis-server")
 
 
 class FakeMachine:
@@ -22,7 +25,14 @@ class FakeMachine:
         *,
         root: bool = True,
         sudo: bool = False,
-        programs: Sequence[str] = ("apt-get", "pg_isready", "redis-cli", "redis-server"),
+        programs: Sequence[str] = (
+            "apt-get",
+            "pg_isready",
+            "redis-cli",
+            "redis-server",
+            "promtool",
+            "docker-compose",
+        ),
         files: Sequence[Path] = (),
         failing: Sequence[str] = (),
         postgres_up: bool = True,
@@ -44,7 +54,9 @@ class FakeMachine:
         if any(word in self.failing for word in command):
             return 1
         if "install" in command:
-            self.files |= {CHROMIUM, CHROMEDRIVER}
+            if "chromium" in command:
+                self.files |= {CHROMIUM, CHROMEDRIVER}
+            self.programs |= {INSTALLS[p] for p in command if p in INSTALLS}
         if "pg_ctlcluster" in command:
             self.postgres_up = True
         if command[0] == "pg_isready":
@@ -157,10 +169,52 @@ def test_the_command_runs_pytest_with_its_arguments() -> None:
 
 
 def test_the_quick_tier_installs_no_browser() -> None:
-    fake = FakeMachine(programs=("apt-get", "pg_isready", "redis-cli"))
+    fake = FakeMachine()
     report = provision(fake.machine(), browser=False)
     assert _commands(fake, "apt-get") == []
     assert report.missing == []
+
+
+def test_missing_promtool_and_compose_come_with_the_browser_in_one_install() -> None:
+    fake = FakeMachine(programs=NO_TOOLS)
+    report = provision(fake.machine())
+    update, install = _commands(fake, "apt-get")
+    assert update[:2] == ["apt-get", "update"]
+    assert install[-6:] == [
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+        "fonts-liberation",
+        "prometheus",
+        "docker-compose",
+    ]
+    assert report.provided == [
+        "Chromium and chromedriver (apt-get)",
+        "promtool (apt-get)",
+        "docker-compose (apt-get)",
+    ]
+    assert {"promtool", "docker-compose"} <= fake.programs
+
+
+def test_the_quick_tier_installs_promtool_and_compose_too() -> None:
+    """The alert rules' and the compose file's tests are in the quick tier."""
+    fake = FakeMachine(programs=NO_TOOLS)
+    report = provision(fake.machine(), browser=False)
+    _update, install = _commands(fake, "apt-get")
+    assert install[-3:] == ["--no-install-recommends", "prometheus", "docker-compose"]
+    assert report.provided == ["promtool (apt-get)", "docker-compose (apt-get)"]
+
+
+def test_tools_that_cannot_be_installed_are_each_named_with_their_package() -> None:
+    fake = FakeMachine(root=False, sudo=False, programs=NO_TOOLS, files=(CHROMIUM, CHROMEDRIVER))
+    report = provision(fake.machine())
+    assert _commands(fake, "apt-get") == []
+    assert report.lines() == [
+        "NOT PROVIDED: promtool (not root and no passwordless sudo): install Debian's "
+        "prometheus; the alert rules' tests fail until then",
+        "NOT PROVIDED: docker-compose (not root and no passwordless sudo): install Debian's "
+        "docker-compose; the compose file's tests fail until then",
+    ]
 
 
 def test_pytest_runs_a_worker_per_core_unless_the_caller_chose() -> None:

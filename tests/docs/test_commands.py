@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -183,6 +184,21 @@ def copy_file(command: DocCommand, tmp_path: Path) -> None:
     assert (REPO / command.words[1]).is_file(), command.where
 
 
+def promtool(command: DocCommand, tmp_path: Path) -> None:
+    """Prometheus's promtool, from PATH (not a venv tool), run here as written."""
+    program = shutil.which("promtool")
+    assert program, "promtool is not installed: `python -m devtools test` installs it"
+    done = subprocess.run(  # noqa: S603 - the docs' own command
+        [program, *command.words[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a guard against a hang, not a timing assertion
+        check=False,
+    )
+    assert done.returncode == 0, f"{command.where}: {command.text}\n{done.stdout}{done.stderr}"
+
+
 def venv_setup(command: DocCommand, tmp_path: Path) -> None:
     """Making and entering the venv the other commands run in: nothing to check but the path."""
     assert ".venv" in command.text
@@ -224,6 +240,7 @@ RULES: list[tuple[str, Check]] = [
     (r"python -m bot (run|check|sync|fake-server)\b", parsed),  # Discord, or until Ctrl-C
     (r"python -m devtools test$", ci),  # the suite itself, as CI runs it
     (r"python -m devtools test\b", parsed),
+    (r"python -m devtools image\b", parsed),  # a build as root, for minutes; not in CI
     (r"python -m devtools\.fault_mutants --list$", run),
     (r"python -m devtools\.(mutation|fault_mutants)\b", parsed),  # minutes to an hour
     (r"python bench/\w+\.py\b", parsed),  # benchmarks: run by hand, for minutes
@@ -233,6 +250,7 @@ RULES: list[tuple[str, Check]] = [
     (r"uv pip compile ", lock_command),
     (r"pip-audit ", audit),
     (r"docker ", docker),
+    (r"promtool (check|test) ", promtool),
     (r"cp \.env\.example ", copy_file),
     (r"(python3 -m venv \.venv|\. \.venv/bin/activate)$", venv_setup),
 ]
