@@ -1,5 +1,6 @@
 """One-time sign-in states: bound to one Discord user, good for ten minutes, started once by
-one browser, finished once, by that browser only. A state ``/server link`` made is bound to that
+one browser, finished once, by that browser only: a callback in any other browser uses the
+state up. A state ``/server link`` made is bound to that
 server too (``guild_id``): it links that server's account, never the person's, and a person's
 state never links a server's.
 
@@ -139,10 +140,13 @@ class StateStore:
 
     async def take(self, state: str, browser_secret: SecretStr | None) -> SignInState:
         """Use the state up: the callback, in the browser that started the sign-in. Raises
-        :class:`StateProblem` unless it is usable; another browser leaves it untouched."""
+        :class:`StateProblem` unless it is usable. A callback in another browser uses it up
+        too: its code was seen outside the browser it was meant for, so no browser may
+        finish that sign-in (the person runs the command again)."""
         row = await self._row(state)
         found = self._usable(row)
         if not same_browser(browser_secret, row.browser_hash):
+            await self._burn(row.state_hash)
             raise StateProblem("other_browser")
         statement = (
             update(Row)
@@ -158,6 +162,15 @@ class StateStore:
         if getattr(result, "rowcount", 0) != 1:
             raise StateProblem("replayed")  # another callback took it a moment ago
         return found
+
+    async def _burn(self, hashed: str) -> None:
+        statement = (
+            update(Row)
+            .where(Row.state_hash == hashed, Row.used_at.is_(None))
+            .values(used_at=self._clock())
+        )
+        async with self._db.session() as session:
+            await session.execute(statement)
 
     async def end_others(self, user_id: int, state: str, guild_id: int | None = None) -> None:
         """Delete ``user_id``'s states of the same kind but ``state``: after a sign-in, no other

@@ -4,14 +4,14 @@ and metrics, each on its own listener."""
 from bot.web.app import operator_app, public_app
 from bot.web.connections import ConnectionLimits
 from bot.web.probes import Readiness
-from bot.web.rate_limit import ClientRateLimit, OAuthRateLimit
+from bot.web.rate_limit import OAuthRateLimit, SignInBudget
 from bot.web.server import WebServer
 
 __all__ = [
-    "ClientRateLimit",
     "ConnectionLimits",
     "OAuthRateLimit",
     "Readiness",
+    "SignInBudget",
     "WebServer",
     "operator_app",
     "public_app",

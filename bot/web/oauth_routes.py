@@ -6,7 +6,8 @@ posts to the same address from this site only; that starts the sign-in, once, in
 (a cookie whose hash is kept with the state), and sends it to the authorization server's
 sign-in page. ``GET /oauth/callback`` finishes the sign-in only in the browser that started it:
 it checks the state and the cookie, exchanges the code, stores the tokens and shows a small
-page in the person's language; the Discord message they came from is edited too. HEAD on the
+page in the person's language; the Discord message they came from is edited too. In another
+browser, the callback uses the state up unfinished: neither browser can finish it. HEAD on the
 callback is refused (405): it must never use a state up. A sign-in ``/server link`` started
 names the server on both pages, and links that server's account (bot.oauth.service).
 """
@@ -33,6 +34,7 @@ from bot.oauth import (
     StateProblem,
 )
 from bot.oauth.metadata import origin_of
+from bot.web.log_throttle import LogThrottle
 from bot.web.same_origin import sent_from
 from bot.web.sign_in_pages import (
     linked_page,
@@ -49,6 +51,8 @@ OAUTH: web.AppKey[Callable[[], OAuthService | None]] = web.AppKey("oauth")
 ON_LINKED: web.AppKey[Callable[[LinkedBySignIn], Awaitable[None]]] = web.AppKey("on_linked")
 STATE_MAX = 200
 BROWSER_COOKIE = "magisterium_sign_in"
+# Over https: a cookie only this host sets and gets, whatever a sibling subdomain does.
+HOST_ONLY_COOKIE = "__Host-" + BROWSER_COOKIE
 
 AGAIN = N_("Run `/account link` in Discord to start again.")
 SERVER_AGAIN = N_("Run `/server link` in Discord to start again.")
@@ -56,10 +60,8 @@ FAILURES: dict[str, tuple[str, str]] = {
     "unknown": (N_("This sign-in link is not valid"), AGAIN),
     "replayed": (N_("This sign-in link was already used"), AGAIN),
     "expired": (N_("This sign-in link has expired"), N_("Sign-in links last ten minutes. {again}")),
-    "other_browser": (
-        N_("This sign-in was started in another browser"),
-        N_("Finish the sign-in in the browser where you started it. {again}"),
-    ),
+    # Used up by that callback (bot.oauth.states): it can no longer be finished anywhere.
+    "other_browser": (N_("This sign-in was started in another browser"), AGAIN),
     "cross_site": (
         N_("This sign-in cannot be started from another site"),
         N_("Open the sign-in link from Discord and press the button on its page. {again}"),
@@ -88,6 +90,22 @@ STATUS = {
 }
 
 
+class ProblemLog:
+    """Lines about requests anyone can forge (a made-up state, a form posted from elsewhere):
+    each kind at most once a minute, saying how many were held back."""
+
+    def __init__(self) -> None:
+        self._throttles: dict[str, LogThrottle] = {}
+
+    def info(self, message: str, *args: object) -> None:
+        held_back = self._throttles.setdefault(message, LogThrottle()).event()
+        if held_back is not None:
+            log.info(message + " (%d more since the last such line)", *args, held_back)
+
+
+PROBLEM_LOG = web.AppKey("sign_in_problem_log", ProblemLog)
+
+
 def add_oauth_routes(
     app: web.Application,
     oauth: Callable[[], OAuthService | None],
@@ -97,6 +115,7 @@ def add_oauth_routes(
     is not configured: the routes then answer 404)."""
     app[OAUTH] = oauth
     app[ON_LINKED] = on_linked
+    app[PROBLEM_LOG] = ProblemLog()
     app.router.add_get(START_PATH + "{state}", show_start)
     app.router.add_post(START_PATH + "{state}", start)
     app.router.add_get(CALLBACK_PATH, callback, allow_head=False)
@@ -174,7 +193,7 @@ async def start(request: web.Request) -> web.Response:
     state = request.match_info["state"][:STATE_MAX]
     failures = await _failures(request, oauth, state)
     if not sent_from(origin_of(oauth.config.public_base_url), request.headers):
-        log.info("refused a sign-in start sent from another site")
+        request.app[PROBLEM_LOG].info("refused a sign-in start sent from another site")
         return failures.page("cross_site")
     try:
         started = await oauth.start(state)
@@ -200,7 +219,7 @@ async def callback(request: web.Request) -> web.Response:
     state = request.query.get("state", "")[:STATE_MAX]
     failures = await _failures(request, oauth, state)
     code, error = request.query.get("code"), request.query.get("error")
-    cookie = request.cookies.get(BROWSER_COOKIE)
+    cookie = request.cookies.get(_cookie_name(oauth))
     browser = SecretStr(cookie) if cookie else None
     try:
         if error or not code:
@@ -210,9 +229,9 @@ async def callback(request: web.Request) -> web.Response:
             return _unbind_browser(failures.page(kind), oauth)
         linked = await oauth.finish(state, code, browser)
     except StateProblem as problem:
-        # Another browser's callback leaves the state (and the cookie) as they are: the
-        # browser that started the sign-in can still finish it.
-        log.info("a sign-in callback had a %s state", problem.reason)
+        # Another browser's callback has used the state up, but leaves this browser's cookie:
+        # it may belong to a sign-in of its own.
+        request.app[PROBLEM_LOG].info("a sign-in callback had a %s state", problem.reason)
         return failures.page(problem.reason)
     except SignInFailed as failed:
         log.info("the authorization server refused a sign-in code (%s)", failed.error)
@@ -237,12 +256,25 @@ async def callback(request: web.Request) -> web.Response:
     return _unbind_browser(html_response(page, cache=False), oauth)
 
 
+def _secure(oauth: OAuthService) -> bool:
+    return oauth.config.public_base_url.startswith("https://")
+
+
+def _cookie_name(oauth: OAuthService) -> str:
+    """``__Host-`` over https. Browsers refuse a ``__Host-`` cookie that is not Secure, and
+    a Secure one over plain http (a localhost PUBLIC_BASE_URL): there it keeps its plain name."""
+    return HOST_ONLY_COOKIE if _secure(oauth) else BROWSER_COOKIE
+
+
 def _cookie_attributes(oauth: OAuthService) -> dict[str, Any]:
-    """Sent back to this site only, on the sign-in's addresses (PUBLIC_BASE_URL may have a
-    path), out of scripts' reach; Lax, so the callback's cross-site redirect carries it."""
+    """Sent back to this host only (no Domain), out of scripts' reach; Lax, so the callback's
+    cross-site redirect carries it. Over https, Path=/ as ``__Host-`` requires; over http,
+    only on the sign-in's addresses (PUBLIC_BASE_URL may have a path)."""
+    secure = _secure(oauth)
+    base_path = urlsplit(oauth.config.public_base_url).path.rstrip("/")
     return {
-        "path": urlsplit(oauth.config.public_base_url).path.rstrip("/") + "/oauth/",
-        "secure": oauth.config.public_base_url.startswith("https://"),
+        "path": "/" if secure else base_path + "/oauth/",
+        "secure": secure,
         "httponly": True,
         "samesite": "Lax",
     }
@@ -251,10 +283,10 @@ def _cookie_attributes(oauth: OAuthService) -> dict[str, Any]:
 def _bind_browser(response: web.Response, oauth: OAuthService, started: StartedSignIn) -> None:
     seconds = max(1, int(started.lifetime.total_seconds()))
     secret = started.browser_secret.get_secret_value()
-    response.set_cookie(BROWSER_COOKIE, secret, max_age=seconds, **_cookie_attributes(oauth))
+    response.set_cookie(_cookie_name(oauth), secret, max_age=seconds, **_cookie_attributes(oauth))
 
 
 def _unbind_browser(response: web.Response, oauth: OAuthService) -> web.Response:
     """The sign-in is over (the state is used up): its cookie goes."""
-    response.del_cookie(BROWSER_COOKIE, **_cookie_attributes(oauth))
+    response.del_cookie(_cookie_name(oauth), **_cookie_attributes(oauth))
     return response

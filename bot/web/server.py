@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from bot.web.connections import ConnectionGuard, ConnectionLimits, GuardedRequestHandler
+from bot.web.connections import ConnectionGuard, ConnectionLimits, GuardedRequestHandler, Seat
 from bot.web.headers import RESPONSE_HEADERS
+from bot.web.refusals import Record, unrecorded
 from bot.web.request_log import CONNECTIONS_LOG, MalformedRequests
 
 log = logging.getLogger(__name__)
@@ -28,11 +29,14 @@ class WebServer:
         port: int,
         *,
         limits: ConnectionLimits | None = None,
+        record: Record = unrecorded,
     ) -> None:
+        """``record``: counts the clients it turns away (the public listener's metric)."""
         self._app = app
         self._host = host
         self._requested_port = port
         self._limits = limits or ConnectionLimits()
+        self._record = record
         self._runner: web.AppRunner | None = None
         self._guard: ConnectionGuard | None = None
         self._log_filter = MalformedRequests()
@@ -58,6 +62,12 @@ class WebServer:
         return self._guard.cap
 
     @property
+    def max_connections_per_client(self) -> int:
+        if self._guard is None:
+            raise RuntimeError("the web server is not started")
+        return self._guard.per_client_cap
+
+    @property
     def open_connections(self) -> int:
         return self._guard.open if self._guard is not None else 0
 
@@ -67,7 +77,14 @@ class WebServer:
         await runner.setup()
         CONNECTIONS_LOG.addFilter(self._log_filter)
         try:
-            self._guard = ConnectionGuard(self._limits.cap(), self._handler_maker(runner))
+            cap = self._limits.cap()
+            self._guard = ConnectionGuard(
+                cap,
+                self._handler_maker(runner),
+                per_client_cap=self._limits.per_client_cap(cap),
+                trusted_proxies=self._limits.trusted_proxies,
+                record=self._record,
+            )
             site = _GuardedSite(runner, self._host, self._requested_port, self._guard)
             await site.start()
         except BaseException:
@@ -76,10 +93,11 @@ class WebServer:
         self._runner = runner
         self._port = int(runner.addresses[0][1])
         log.info(
-            "web server listening on %s:%d (at most %d connections)",
+            "web server listening on %s:%d (at most %d connections, %d per client)",
             self._host,
             self._port,
             self._guard.cap,
+            self._guard.per_client_cap,
         )
 
     async def stop(self) -> None:
@@ -93,22 +111,21 @@ class WebServer:
         finally:
             CONNECTIONS_LOG.removeFilter(self._log_filter)
 
-    def _handler_maker(
-        self, runner: web.AppRunner
-    ) -> Callable[[Callable[[], None]], GuardedRequestHandler]:
+    def _handler_maker(self, runner: web.AppRunner) -> Callable[[Seat], GuardedRequestHandler]:
         manager = runner.server
         assert manager is not None  # set up above
         loop = asyncio.get_running_loop()
         error_headers = self._app.get(RESPONSE_HEADERS, {})
 
-        def make_handler(on_lost: Callable[[], None]) -> GuardedRequestHandler:
+        def make_handler(seat: Seat) -> GuardedRequestHandler:
             return GuardedRequestHandler(
                 manager,
                 loop=loop,
+                seat=seat,
                 header_timeout=self._limits.header_timeout,
+                write_timeout=self._limits.write_timeout,
                 keepalive_timeout=self._limits.keepalive,
                 error_headers=error_headers,
-                on_lost=on_lost,
                 logger=CONNECTIONS_LOG,
                 access_log=None,
             )

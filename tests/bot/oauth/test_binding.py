@@ -6,8 +6,10 @@ The attack: A runs `/account link` and sends B the start link; B signs in, and B
 account serves A. The defences tested here: the start page names @A and changes nothing until
 its button is pressed; the button works from the bot's own page only, once; the authorization
 server is asked for its consent page every time (prompt=consent); the callback finishes only
-in the browser that pressed the button; a new link, and a finished sign-in, end the person's
-other links; HEAD on the callback uses nothing up."""
+in the browser that pressed the button, and a callback anywhere else uses the sign-in up (issue
+33: B's callback URL replayed in A's browser linked B's account to A); over https the cookie is
+``__Host-``; a new link, and a finished sign-in, end the person's other links; HEAD on the
+callback uses nothing up."""
 
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ sign_in_settings = sign_in_support.sign_in_settings
 harness_overrides = sign_in_support.harness_overrides
 
 COOKIE = "magisterium_sign_in"
+HOST_COOKIE = "__Host-magisterium_sign_in"
 
 
 async def state_rows(harness: Harness, user_id: int) -> list[dict[str, Any]]:
@@ -230,13 +233,15 @@ async def test_the_browser_cookie(harness: Harness, oauth_server: OAuthTestServe
     cookie = started.headers["set-cookie"]
     attributes = {part.strip().split("=")[0].lower() for part in cookie.split(";")[1:]}
     assert {"httponly", "path", "max-age", "samesite"} <= attributes
+    # Browsers refuse a __Host- cookie without Secure, which plain http cannot have.
+    assert cookie.startswith(COOKIE + "=")
     assert "Path=/oauth/" in cookie and "SameSite=Lax" in cookie
     assert 590 <= int(cookie.split("Max-Age=")[1].split(";")[0]) <= 600
     assert "secure" not in attributes  # PUBLIC_BASE_URL is http://127.0.0.1 here
     assert started.headers["Referrer-Policy"] == "no-referrer"
 
 
-async def test_the_cookie_is_secure_when_the_bot_is_reached_over_https(
+async def test_over_https_the_cookie_is_a_secure_host_only_cookie(
     harness: Harness, oauth_server: OAuthTestServer
 ) -> None:
     oauth = harness.bot.services.oauth
@@ -244,60 +249,91 @@ async def test_the_cookie_is_secure_when_the_bot_is_reached_over_https(
     plain = oauth.config.public_base_url
     secure = plain.replace("http://", "https://") + "/bot"  # behind a proxy, under a path
     oauth.config = replace(oauth.config, public_base_url=secure)
-    offered = await offer(harness, harness.user())
+    user = harness.user()
+    offered = await offer(harness, user)
     assert offered.start_url.startswith(secure + "/oauth/start/")
     async with new_browser() as browser:  # the proxy's part: strip /bot, speak http
         started = await browser.post(
             offered.start_url.replace(secure, plain), headers={"Origin": origin(secure)}
         )
-    assert started.status_code == 303
-    cookie = started.headers["set-cookie"]
-    assert "; Secure" in cookie and "Path=/bot/oauth/" in cookie
+        assert started.status_code == 303
+        cookie = started.headers["set-cookie"]
+        # __Host-: Secure, Path=/ and no Domain, or browsers refuse it.
+        assert cookie.startswith(HOST_COOKIE + "=")
+        assert "; Secure" in cookie and "; Path=/;" in cookie + ";"
+        assert "domain=" not in cookie.lower()
+        secret = cookie.split(";")[0].split("=", 1)[1]
+        # The callback reads the cookie under that name: only then is the code exchanged (and
+        # refused: the server never issued it; a real one would name the https callback).
+        callback = f"{plain}/oauth/callback?state={offered.state}&code=not-issued"
+        under_its_name = await browser.get(callback, headers={"Cookie": f"{HOST_COOKIE}={secret}"})
+    assert under_its_name.status_code == 400
+    assert "Magisterium did not complete the sign-in" in under_its_name.text
+    assert len(code_exchanges(oauth_server)) == 1
+
+    offered = await offer(harness, user)
+    async with new_browser() as browser:
+        started = await browser.post(
+            offered.start_url.replace(secure, plain), headers={"Origin": origin(secure)}
+        )
+        secret = started.headers["set-cookie"].split(";")[0].split("=", 1)[1]
+        callback = f"{plain}/oauth/callback?state={offered.state}&code=not-issued"
+        plain_name = await browser.get(callback, headers={"Cookie": f"{COOKIE}={secret}"})
+    assert plain_name.status_code == 403  # not the sign-in's cookie
+    assert len(code_exchanges(oauth_server)) == 1
 
 
 # --- the callback finishes only in the browser that started ------------------------------------
 
 
-async def test_the_callback_in_another_browser_exchanges_no_code(
-    harness: Harness, oauth_server: OAuthTestServer
+@pytest.mark.parametrize("cookie", [None, "a-guess"], ids=["no cookie", "a guessed cookie"])
+async def test_a_callback_in_another_browser_uses_the_sign_in_up_unfinished(
+    harness: Harness, oauth_server: OAuthTestServer, cookie: str | None
 ) -> None:
+    """The callback URL (the state and a code) seen by another browser: neither that browser
+    nor the one that started the sign-in can finish it, so a code replayed from elsewhere never
+    links anything; the person runs `/account link` again."""
     alice = harness.user()
     offered = await offer(harness, alice)
     async with new_browser() as browser_of_a, new_browser() as browser_of_b:
         authorize = await browser_of_a.get(await start_in(browser_of_a, offered.start_url))
         callback_url = authorize.headers["location"]
 
-        without = await browser_of_b.get(callback_url)
-        browser_of_b.cookies.set(COOKIE, "a-guess", domain="127.0.0.1", path="/oauth/")
-        guessed = await browser_of_b.get(callback_url)
-        for answer in (without, guessed):
-            assert answer.status_code == 403
-            assert "This sign-in was started in another browser" in answer.text
-        assert oauth_server.token_requests == []  # no code was exchanged
-        assert await harness.bot.services.registry.get(alice.id) is None
+        if cookie is not None:
+            browser_of_b.cookies.set(COOKIE, cookie, domain="127.0.0.1", path="/oauth/")
+        elsewhere = await browser_of_b.get(callback_url)
+        assert elsewhere.status_code == 403
+        assert "This sign-in was started in another browser" in elsewhere.text
+        assert "Run <code>/account link</code> in Discord to start again." in elsewhere.text
+        assert "set-cookie" not in elsewhere.headers  # B's cookie may be B's own sign-in's
 
-        # The state is still good for the browser that started it.
-        finished = await browser_of_a.get(callback_url)
-        assert finished.status_code == 200, finished.text
-        assert COOKIE not in browser_of_a.cookies  # the sign-in is over: its cookie goes
-    assert len(code_exchanges(oauth_server)) == 1
-    assert await harness.bot.services.registry.get(alice.id) is not None
+        too_late = await browser_of_a.get(callback_url)
+        assert too_late.status_code == 400
+        assert "This sign-in link was already used" in too_late.text
+    assert oauth_server.token_requests == []  # no code was exchanged
+    assert await harness.bot.services.registry.get(alice.id) is None
+    [row] = await state_rows(harness, alice.id)
+    assert row["used_at"] is not None
 
 
-async def test_a_declined_consent_in_another_browser_leaves_the_sign_in_alone(
+async def test_a_declined_consent_in_another_browser_uses_the_sign_in_up(
     harness: Harness, oauth_server: OAuthTestServer
 ) -> None:
     user = harness.user()
     offered = await offer(harness, user)
     base = origin(offered.start_url)
     async with new_browser() as browser_of_a, new_browser() as stranger:
-        await start_in(browser_of_a, offered.start_url)
+        authorization_url = await start_in(browser_of_a, offered.start_url)
         declined = await stranger.get(
             f"{base}/oauth/callback", params={"state": offered.state, "error": "access_denied"}
         )
         assert declined.status_code == 403
         [row] = await state_rows(harness, user.id)
-        assert row["used_at"] is None
+        assert row["used_at"] is not None
+        authorize = await browser_of_a.get(authorization_url)
+        too_late = await browser_of_a.get(authorize.headers["location"])
+    assert too_late.status_code == 400 and "This sign-in link was already used" in too_late.text
+    assert oauth_server.token_requests == []
 
 
 async def test_head_on_the_callback_uses_nothing_up(

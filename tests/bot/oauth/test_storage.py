@@ -69,17 +69,30 @@ async def test_two_browsers_starting_at_once_start_it_once(states: StateStore) -
 
 
 async def test_only_the_browser_that_started_it_can_take_it(states: StateStore) -> None:
+    browser = new_browser_secret()
+    for other in (None, new_browser_secret(), SecretStr("")):
+        state = await states.create(USER, "en", "jeanne")
+        await states.start(state, browser)
+        with pytest.raises(StateProblem) as refused:
+            await states.take(state, other)
+        assert refused.value.reason == "other_browser"
+        # Used up by that attempt: not even the right browser may take it now.
+        with pytest.raises(StateProblem) as again:
+            await states.take(state, browser)
+        assert again.value.reason == "replayed"
+    state = await states.create(USER, "en", "jeanne")
+    await states.start(state, browser)
+    assert (await states.take(state, browser)).user_id == USER
+
+
+async def test_a_callback_before_any_browser_started_it_uses_it_up(states: StateStore) -> None:
     state = await states.create(USER, "en", "jeanne")
     with pytest.raises(StateProblem) as unstarted:
         await states.take(state, new_browser_secret())
     assert unstarted.value.reason == "other_browser"
-    browser = new_browser_secret()
-    await states.start(state, browser)
-    for other in (None, new_browser_secret(), SecretStr("")):
-        with pytest.raises(StateProblem) as refused:
-            await states.take(state, other)
-        assert refused.value.reason == "other_browser"
-    assert (await states.take(state, browser)).user_id == USER  # left usable until then
+    with pytest.raises(StateProblem) as replayed:
+        await states.start(state, new_browser_secret())
+    assert replayed.value.reason == "replayed"
 
 
 async def test_a_new_state_replaces_the_persons_others(states: StateStore) -> None:

@@ -15,7 +15,6 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
 from ipaddress import ip_network
 from typing import Any
 
@@ -24,22 +23,20 @@ import pytest
 from aiohttp import web
 
 from bot.observability import Metrics
-from bot.web import (
-    ClientRateLimit,
-    ConnectionLimits,
-    OAuthRateLimit,
-    Readiness,
-    WebServer,
-    operator_app,
-    public_app,
-)
+from bot.web import ConnectionLimits, Readiness, WebServer, operator_app
 from bot.web.headers import HSTS, SERVER
-from bot.web.pages import SiteInfo
+from tests.bot.web.raw_http import (
+    GUARD_SECONDS,
+    LONG,
+    SHORT,
+    RefusalsSeen,
+    a_public_app,
+    connected,
+    get,
+    serving,
+)
 from tests.support.embed_parts import everything_shown
 
-GUARD_SECONDS = 10.0
-SHORT = 0.2  # a timeout a test wants to see expire
-LONG = 60.0  # one it must not
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
 
 
@@ -51,76 +48,13 @@ def an_operator_app() -> web.Application:
     return operator_app(Readiness(lambda: True, database_answers), Metrics())
 
 
-def a_public_app(
-    *, https: bool = False, per_minute: int = 30, trusted: tuple[str, ...] = ()
-) -> web.Application:
-    limit = OAuthRateLimit(
-        ClientRateLimit(per_minute), trusted_proxies=[ip_network(n) for n in trusted]
-    )
-    return public_app(SiteInfo(invite_url=lambda: None), https=https, oauth_rate_limit=limit)
-
-
-@asynccontextmanager
-async def serving(
-    app: web.Application, limits: ConnectionLimits | None = None
-) -> AsyncIterator[WebServer]:
-    server = WebServer(app, "127.0.0.1", 0, limits=limits)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-@dataclass
-class Connection:
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-
-    async def ask(self, request: bytes) -> tuple[int, dict[str, str], bytes]:
-        self.writer.write(request)
-        return await self.response()
-
-    async def response(self) -> tuple[int, dict[str, str], bytes]:
-        async with asyncio.timeout(GUARD_SECONDS):
-            head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1")
-            status_line, *lines = head.split("\r\n")
-            headers = {
-                name.strip().lower(): value.strip()
-                for name, _, value in (line.partition(":") for line in lines if line)
-            }
-            body = await self.reader.readexactly(int(headers.get("content-length", "0")))
-        return int(status_line.split()[1]), headers, body
-
-    async def closed_by_server(self) -> bool:
-        """True once the server closed the connection without sending anything more."""
-        async with asyncio.timeout(GUARD_SECONDS):
-            try:
-                return await self.reader.read() == b""
-            except ConnectionResetError:
-                return True
-
-
-@asynccontextmanager
-async def connected(server: WebServer) -> AsyncIterator[Connection]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    try:
-        yield Connection(reader, writer)
-    finally:
-        writer.close()
-
-
-def get(path: str = "/healthz", *extra: str) -> bytes:
-    lines = [f"GET {path} HTTP/1.1", "Host: bot.test", *extra, "", ""]
-    return "\r\n".join(lines).encode()
-
-
 # --- slow and idle connections -----------------------------------------------------------------
 
 
 async def test_a_connection_whose_headers_are_slow_is_closed_after_the_header_timeout() -> None:
     limits = ConnectionLimits(header_timeout=SHORT, keepalive=LONG)
-    async with serving(an_operator_app(), limits) as server:
+    refused = RefusalsSeen()
+    async with serving(an_operator_app(), limits, refused) as server:
         async with connected(server) as slow, connected(server) as silent:
             slow.writer.write(b"GET /healthz HTTP/1.1\r\nHost: bot.test\r\n")  # never ends
             assert server.open_connections == 2
@@ -128,6 +62,7 @@ async def test_a_connection_whose_headers_are_slow_is_closed_after_the_header_ti
             assert await silent.closed_by_server()  # a new connection that sends nothing
         async with connected(server) as prompt:
             assert (await prompt.ask(get()))[0] == 200
+    assert refused.counts == {"header_timeout": 2}
 
 
 async def test_an_idle_keep_alive_connection_is_closed_after_the_keepalive_timeout() -> None:
@@ -141,8 +76,11 @@ async def test_an_idle_keep_alive_connection_is_closed_after_the_keepalive_timeo
 
 
 async def test_connections_past_the_cap_are_closed_unserved() -> None:
-    limits = ConnectionLimits(max_connections=3, header_timeout=LONG, keepalive=LONG)
-    async with serving(an_operator_app(), limits) as server:
+    limits = ConnectionLimits(
+        max_connections=3, max_connections_per_client=3, header_timeout=LONG, keepalive=LONG
+    )
+    refused = RefusalsSeen()
+    async with serving(an_operator_app(), limits, refused) as server:
         assert server.max_connections == 3
         async with (
             connected(server) as first,
@@ -159,6 +97,7 @@ async def test_connections_past_the_cap_are_closed_unserved() -> None:
             assert await first.closed_by_server()
             async with connected(server) as fifth:
                 assert (await fifth.ask(get()))[0] == 200
+    assert refused.counts == {"connection_cap": 1}
 
 
 def test_the_cap_stays_under_a_quarter_of_the_open_file_limit() -> None:
@@ -238,6 +177,7 @@ async def test_200_idle_connections_leave_the_bot_and_its_operator_endpoint_work
         f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
         web_port=closed_port(),
         operator_port=closed_port(),
+        web_max_connections_per_client=65535,  # one address (this test's) may fill the cap
     )
     # So few file descriptors that 200 idle connections, all kept, would leave none for the
     # bot's own database and upstream connections (the audit's `ulimit -n 128`).
@@ -282,7 +222,8 @@ async def test_a_flood_of_malformed_requests_writes_a_line_or_two_and_no_error(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    async with serving(a_public_app(https=True)) as server:
+    refused = RefusalsSeen()
+    async with serving(a_public_app(https=True), record=refused) as server:
         for number in range(FLOOD):
             async with connected(server) as connection:
                 status, headers, _ = await connection.ask(GARBAGE[number % len(GARBAGE)])
@@ -300,6 +241,7 @@ async def test_a_flood_of_malformed_requests_writes_a_line_or_two_and_no_error(
     assert line.levelno == logging.INFO and line.exc_info is None
     assert "\n" not in line.getMessage() and "127.0.0.1" in line.getMessage()
     assert len(web_records) <= 4  # the servers' start lines and that one
+    assert refused.counts == {"bad_request": FLOOD}
 
 
 async def test_a_bug_in_a_handler_is_logged_and_answered_500_without_its_traceback(
@@ -405,25 +347,6 @@ async def test_the_budget_is_per_client_and_x_forwarded_for_counts_only_from_a_t
         assert await statuses(behind_a_proxy, "198.51.100.1, 203.0.113.8") == [429, 429, 429]
 
 
-def test_the_client_table_is_bounded_and_ipv6_counts_by_64() -> None:
-    from bot.web.rate_limit import client_key
-
-    now = [0.0]
-    limit = ClientRateLimit(1, max_clients=3, clock=lambda: now[0])
-    for client in ("a", "b", "c", "d"):
-        assert limit.retry_after(client) is None
-    assert len(limit) == 3
-    assert limit.retry_after("a") is None  # forgotten, so a fresh budget
-    assert limit.retry_after("d") == 60
-    now[0] = 45.0
-    assert limit.retry_after("d") == 15
-    now[0] = 60.0
-    assert limit.retry_after("d") is None
-    assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::2")
-    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
-    assert client_key("192.0.2.1") == "192.0.2.1"
-
-
 # --- settings ------------------------------------------------------------------------------------
 
 
@@ -438,20 +361,31 @@ def test_web_settings_default_to_safe_values_and_refuse_out_of_range_ones(
     assert (defaults.operator_host, defaults.operator_port) == ("127.0.0.1", None)
     assert ConnectionLimits.from_settings(defaults) == ConnectionLimits()
     assert defaults.web_trusted_proxies == []
-    monkeypatch.setenv("WEB_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8,::1")
+    assert ConnectionLimits().per_client_cap(256) == 16
+    assert ConnectionLimits().per_client_cap(16) == 4  # a quarter of a small cap
+    assert ConnectionLimits(max_connections_per_client=300).per_client_cap(256) == 256
+    # Docker's bridge networks: the gateway a port published on the host comes from.
+    monkeypatch.setenv("WEB_TRUSTED_PROXIES", "127.0.0.1, 172.16.0.0/12,::1")
     monkeypatch.setenv("OPERATOR_PORT", "9090")
+    monkeypatch.setenv("WEB_MAX_CONNECTIONS_PER_CLIENT", "8")
     configured = Settings(_env_file=None)  # type: ignore[call-arg]
     assert configured.web_trusted_proxies == [
         ip_network("127.0.0.1/32"),
-        ip_network("10.0.0.0/8"),
+        ip_network("172.16.0.0/12"),
         ip_network("::1/128"),
     ]
+    limits = ConnectionLimits.from_settings(configured)
+    assert limits.trusted_proxies == tuple(configured.web_trusted_proxies)
+    assert limits.per_client_cap(256) == 8
     assert configured.operator_port == 9090
     out_of_range = {
         "web_max_connections": 0,
+        "web_max_connections_per_client": 0,
         "web_header_timeout_seconds": 0,
         "web_keepalive_seconds": 0,
+        "web_write_timeout_seconds": 0,
         "web_oauth_requests_per_minute": 0,
+        "web_oauth_requests_total_per_minute": 0,
         "web_trusted_proxies": "10.0.0.1/8",  # host bits set: a typo for 10.0.0.0/8?
         "operator_port": 65536,
     }

@@ -1,6 +1,7 @@
-"""The sign-in's routes on the whole bot's public listener (issue 17): a flood is turned away
-with 429 before any database work; the redirect to the authorization server carries the
-security headers (HSTS behind an https PUBLIC_BASE_URL); a forged newline in the callback
+"""The sign-in's routes on the whole bot's public listener (issues 17 and 33): a flood is turned
+away with 429 before any database work, from one address or from many (the listener's own
+budget), counted in /metrics and logged once; the redirect to the authorization server carries
+the security headers (HSTS behind an https PUBLIC_BASE_URL); a forged newline in the callback
 cannot forge a log record."""
 
 from __future__ import annotations
@@ -116,6 +117,44 @@ async def test_a_flood_of_sign_in_requests_gets_429_before_any_database_work(
         # The rest of the site is not rationed.
         async with browser.get(start.split("/oauth/")[0] + "/") as page:
             assert page.status == 200
+
+
+ADDRESSES = 40
+FORGED_EACH = 3
+TOTAL_PER_MINUTE = 2  # the next one a minute from now: none comes back during the test
+
+
+async def test_forged_callbacks_from_many_addresses_reach_the_handlers_within_the_total(
+    make_bot: Any, statements: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lab's 199 addresses x 60 forged callbacks, scaled down: behind a trusted proxy, each
+    address within its own budget, all of them together within the listener's."""
+    caplog.set_level(logging.INFO)
+    bot = make_bot(
+        web_trusted_proxies="127.0.0.1",
+        web_oauth_requests_per_minute=FORGED_EACH,
+        web_oauth_requests_total_per_minute=TOTAL_PER_MINUTE,
+    )
+    async with Harness.start(bot), a_browser() as browser:
+        assert bot.web_server is not None and bot.operator_server is not None
+        callback = bot.web_server.url + "/oauth/callback?state=forged&code=forged"
+        statuses = []
+        statements.clear()
+        for n in range(ADDRESSES * FORGED_EACH):
+            forwarded_for = {"X-Forwarded-For": f"198.51.100.{n % ADDRESSES}"}
+            async with browser.get(callback, headers=forwarded_for) as answer:
+                statuses.append(answer.status)
+        reached = statuses.count(400)  # "This sign-in link is not valid"
+        assert reached == TOTAL_PER_MINUTE
+        assert statuses.count(429) == ADDRESSES * FORGED_EACH - TOTAL_PER_MINUTE
+        assert len([s for s in statements if "oauth_states" in s]) == 2 * reached
+        async with browser.get(bot.operator_server.url + "/metrics") as page:
+            metrics = await page.text()
+    refused = ADDRESSES * FORGED_EACH - TOTAL_PER_MINUTE
+    assert f'magisterium_bot_web_refusals_total{{reason="sign_in_budget"}} {refused}.0' in metrics
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("bot.web")]
+    assert len([line for line in lines if "had a unknown state" in line]) == 1
+    assert len([line for line in lines if "over the listener's budget" in line]) == 1
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
