@@ -253,15 +253,6 @@ def _open_files_limit() -> int | None:
     return None if soft == resource.RLIM_INFINITY else soft
 
 
-async def check_storage(settings: Settings) -> None:
-    """Fail before connecting to Discord when storage or the encryption key is wrong."""
-    async with Database(settings.database_url) as db:
-        await db.migrate()
-        await TokenRegistry(
-            db, TokenCipher.from_setting(settings.token_encryption_key)
-        ).check_startup()
-
-
 async def _nothing() -> None:
     return None
 

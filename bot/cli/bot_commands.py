@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 
 import discord
 
-from bot.accounts import EncryptionKeyError
 from bot.app import create_bot
-from bot.app.composition import check_storage
 from bot.app.discord_endpoints import use_rest_base
 from bot.app.lifecycle import install_signal_handlers
 from bot.cli.common import CLIError, discord_token, fail, load_settings
-from bot.storage import StorageUnavailable
-
-log = logging.getLogger(__name__)
+from bot.cli.start_failures import EXPLAINED, StartFailure, explain, report
+from bot.cli.start_storage import check_storage
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve until a signal (exit status 0), or fail to start with one ERROR line (2)."""
     try:
         settings = load_settings()
         token = discord_token(settings)
@@ -30,43 +27,28 @@ def run(args: argparse.Namespace) -> int:
     use_rest_base(settings.discord_api_base_url)
 
     async def serve() -> None:
-        await check_storage(settings)
+        await check_storage(settings)  # before Discord hears of the bot
         loop = asyncio.get_running_loop()
         async with create_bot(settings) as bot:
             shutdown = install_signal_handlers(loop, bot, settings.shutdown_grace_seconds)
             try:
                 await bot.start(token)  # returns once a signal's drain has closed the gateway
+            except EXPLAINED as error:
+                if shutdown.drain is not None:
+                    return  # a signal closed the bot mid-start: what start() raised is that
+                failure = explain(error, settings)
+                if failure is None:
+                    raise
+                raise failure from error
             finally:
                 # The drain's close() finishes before the one on leaving `async with` starts.
                 await shutdown.wait_closed()
 
     try:
         asyncio.run(serve())
-    except (EncryptionKeyError, StorageUnavailable) as error:
-        return fail(CLIError(str(error)))
-    except discord.PrivilegedIntentsRequired:
-        # Discord closed the gateway with 4014: an intent the developer portal has not
-        # switched on. The only privileged one the bot can ask for is Message Content.
-        log.error(refused_intent_message(message_content=settings.message_content_intent))
-        return 2
+    except StartFailure as failure:
+        return report(failure)
     return 0
-
-
-def refused_intent_message(*, message_content: bool) -> str:
-    """The one line an operator reads when Discord refuses the gateway's intents (4014)."""
-    if message_content:
-        return (
-            "Discord refused the Message Content intent (gateway close 4014): "
-            'MESSAGE_CONTENT_INTENT is true, but the app\'s "Message Content Intent" switch is '
-            "off in the Discord developer portal (Bot page, Privileged Gateway Intents; a "
-            "verified app needs Discord's approval for it). Switch it on there, or set "
-            "MESSAGE_CONTENT_INTENT=false to answer mentions and replies only."
-        )
-    return (
-        "Discord refused a privileged gateway intent (gateway close 4014) although "
-        "MESSAGE_CONTENT_INTENT is false; check the Privileged Gateway Intents in the Discord "
-        "developer portal (Bot page)."
-    )
 
 
 def sync(args: argparse.Namespace) -> int:

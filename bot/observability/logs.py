@@ -78,6 +78,21 @@ class _StdoutHandler(logging.StreamHandler[TextIO]):
     """The one handler ``configure_logging`` owns (so configuring again replaces it)."""
 
 
+# discord.py warns at every start that voice is unsupported: the bot has no voice.
+_NO_VOICE = "voice will NOT be supported"
+
+
+class _LibraryChatter(logging.Filter):
+    """Drops what libraries log at every start and an operator never acts on: alembic's lines
+    below WARNING (``bot.storage.migrate`` logs one line a migration instead) and discord.py's
+    warnings that voice is unsupported. Not installed at DEBUG, where all is shown."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.partition(".")[0] == "alembic" and record.levelno < logging.WARNING:
+            return False
+        return not (record.name == "discord.client" and str(record.msg).endswith(_NO_VOICE))
+
+
 def log_level(name: str | int) -> int:
     """The level for a name such as ``"info"``; ValueError names the valid ones."""
     if isinstance(name, int):
@@ -101,5 +116,7 @@ def configure_logging(
         handler.close()
     handler = _StdoutHandler(stream if stream is not None else sys.stdout)
     handler.setFormatter(JsonFormatter() if fmt == "json" else RedactingFormatter())
+    if root.level > logging.DEBUG:
+        handler.addFilter(_LibraryChatter())
     root.addHandler(handler)
     return handler

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import TracebackType
@@ -16,7 +15,6 @@ from bot.storage.engine import DEFAULT_BUSY_TIMEOUT_MS, create_engine, parse_url
 from bot.storage.errors import as_unavailable
 from bot.storage.migrate import current_revision, upgrade_to_head
 
-log = logging.getLogger(__name__)
 _Ts = TypeVarTuple("_Ts")
 
 
@@ -63,9 +61,9 @@ class Database:
     async def migrate(self) -> str:
         """Apply every pending migration; returns the revision the database is at."""
         async with self._unavailable_as_error(), self._engine.begin() as connection:
-            revision = await connection.run_sync(upgrade_to_head)
-        log.info("database %s at revision %s", self.display_url, revision)
-        return revision
+            migration = await connection.run_sync(upgrade_to_head)
+        migration.report()
+        return migration.after
 
     async def revision(self) -> str | None:
         """The applied revision, or None for a database never migrated."""

@@ -3,6 +3,8 @@ migrates without an ``alembic.ini`` or a working directory."""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from functools import cache
 
 from alembic import command
@@ -10,6 +12,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
+
+log = logging.getLogger(__name__)
 
 SCRIPT_LOCATION = "bot.storage:migrations"
 # Any fixed number: the advisory lock that keeps two processes from migrating at once.
@@ -28,8 +32,27 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
-def upgrade_to_head(connection: Connection) -> str:
-    """Apply every pending migration on ``connection``; the revision it is at afterwards."""
+@dataclass(frozen=True)
+class Migration:
+    """What :func:`upgrade_to_head` did: the revision before (None: no tables) and after."""
+
+    database: str  # its URL, any password masked
+    before: str | None
+    after: str
+
+    def report(self) -> None:
+        """Log what was done, in one line, once committed (alembic's own lines, one a step,
+        show at DEBUG only: ``bot.observability.logs``); nothing done, at DEBUG."""
+        if self.before is None:
+            log.info("database %s created at revision %s", self.database, self.after)
+        elif self.before != self.after:
+            log.info("database %s migrated from %s to %s", self.database, self.before, self.after)
+        else:
+            log.debug("database %s at revision %s: nothing to migrate", self.database, self.after)
+
+
+def upgrade_to_head(connection: Connection) -> Migration:
+    """Apply every pending migration on ``connection`` (committed by the caller)."""
     # Serialize processes migrating at once: the second waits, then finds nothing to do.
     if connection.dialect.name == "postgresql":
         connection.execute(
@@ -40,12 +63,14 @@ def upgrade_to_head(connection: Connection) -> str:
         # IMMEDIATE takes the write lock up front and makes the whole upgrade atomic.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     # At the head already (every start but the first): alembic's env.py and scripts unread.
-    if current_revision(connection) != scripts_head():
+    before = current_revision(connection)
+    if before != scripts_head():
         command.upgrade(alembic_config(connection), "head")
-    revision = current_revision(connection)
-    if revision is None:
+    after = current_revision(connection)
+    if after is None:
         raise RuntimeError("no migration was applied: the migration scripts are missing")
-    return revision
+    shown = connection.engine.url.render_as_string(hide_password=True)
+    return Migration(shown, before, after)
 
 
 @cache
@@ -53,6 +78,14 @@ def scripts_head() -> str | None:
     """The newest migration script's revision, read once per process (alembic imports every
     script to find it)."""
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+@cache
+def script_revisions() -> frozenset[str]:
+    """Every revision this version's scripts know (a database at another was migrated by a
+    newer version, or by hand)."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    return frozenset(script.revision for script in scripts.walk_revisions())
 
 
 def current_revision(connection: Connection) -> str | None:

@@ -121,7 +121,7 @@ async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> No
 
 
 def test_run_refuses_to_start_with_stored_tokens_and_no_key(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     url = asyncio.run(_database_with_a_token_under_a_lost_key(tmp_path))
     monkeypatch.chdir(tmp_path)
@@ -129,8 +129,8 @@ def test_run_refuses_to_start_with_stored_tokens_and_no_key(
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.delenv("TOKEN_ENCRYPTION_KEY", raising=False)
     assert main(["run"]) == 2
-    err = capsys.readouterr().err
-    assert "TOKEN_ENCRYPTION_KEY is not set" in err and "Traceback" not in err
+    (error,) = [record for record in caplog.records if record.levelname == "ERROR"]
+    assert "TOKEN_ENCRYPTION_KEY is not set" in error.getMessage()
 
 
 def test_env_example_documents_every_setting() -> None:
