@@ -1,4 +1,5 @@
 """`python -m devtools test [--quick] [PYTEST ARGS]`: provide what the suite needs, then run it.
+(`python -m devtools image` builds and checks the Docker image: :mod:`devtools.image`.)
 
 The README's test command and what CI runs. It runs pytest on a worker per core
 (pytest-xdist), with Python's bytecode cache on; `--quick` leaves out the slow tier (the
@@ -13,7 +14,9 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
+from devtools.image import DEFAULT_TAG, DEFAULT_WORKDIR
 from devtools.provision import Report, provision
 
 # Options with which the caller already chose how pytest runs: the command adds no workers.
@@ -74,9 +77,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="the edit loop: everything but the slow tier (soak, bench smokes, real runs, browser)",
     )
+    add_image_parser(commands)
     # Everything else on the line is pytest's (options included).
     args, pytest_args = parser.parse_known_args(argv)
+    if args.command == "image":
+        if pytest_args:
+            parser.error(f"unrecognized arguments: {' '.join(pytest_args)}")
+        from devtools.image.command import run as build_and_check_image
+
+        return build_and_check_image(args.tag, args.base, args.workdir, no_cache=args.no_cache)
     return run_tests(pytest_args, provide=not args.no_provision, quick=args.quick)
+
+
+def add_image_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    image = commands.add_parser(
+        "image",
+        help="build the Docker image without Docker (buildah) and check it runs and is healthy",
+        description="Build the Dockerfile with buildah (no Docker daemon), on python:3.11-slim "
+        "from the registry or, when none answers, a Debian bookworm stand-in made with "
+        "debootstrap; then run the image as docker-compose.yml does against the Discord "
+        "stand-in and the fake Magisterium, run its HEALTHCHECK, and print its size, build "
+        "time, start time and memory. Needs root; installs buildah and debootstrap with "
+        "apt-get when missing. Not part of CI.",
+    )
+    image.add_argument("--tag", default=DEFAULT_TAG, help="the image's name")
+    image.add_argument(
+        "--base",
+        metavar="IMAGE",
+        help="build on this image (local or pulled) instead of the registry's python:3.11-slim",
+    )
+    image.add_argument(
+        "--no-cache", action="store_true", help="rebuild every layer (a cold build's time)"
+    )
+    image.add_argument(
+        "--workdir",
+        type=Path,
+        default=DEFAULT_WORKDIR,
+        help="the build's and the bot's logs, the volume's files, the stand-in's scratch space",
+    )
 
 
 if __name__ == "__main__":

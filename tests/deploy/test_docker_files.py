@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shlex
 import sys
 import tomllib
 
@@ -66,8 +67,13 @@ def test_dockerfile_builds_wheels_then_runs_from_a_second_slim_stage() -> None:
     stages = arguments("FROM")
     assert len(stages) >= 2
     assert all(stage.startswith("python:3.11-slim") for stage in stages)
-    assert any("pip wheel --no-deps --wheel-dir /wheels ." in run for run in arguments("RUN"))
-    installs = [run for run in arguments("RUN") if "pip install" in run]
+    wheels = [shlex.split(run) for run in arguments("RUN") if run.startswith("pip wheel")]
+    assert any(run[-1] == "." and "--no-deps" in run and "/wheels" in run for run in wheels)
+    # The image that runs installs the wheels offline (the builder installs its build backend).
+    last_stage = DOCKERFILE.rsplit("\nFROM ", 1)[1]
+    installs = [
+        rest for kw, rest in instructions(last_stage) if kw == "RUN" and "pip install" in rest
+    ]
     assert installs and all("--no-index" in run for run in installs)
 
 
@@ -86,7 +92,8 @@ def test_no_secret_enters_the_image() -> None:
         if "--from=" not in rest
         for source in rest.split()[:-1]
     }
-    assert copied <= {"pyproject.toml", "README.md", "requirements.lock", "bot", "cogs"}, copied
+    allowed = {"pyproject.toml", "README.md", "requirements.lock", "requirements-build.lock"}
+    assert copied <= allowed | {"bot", "cogs"}, copied
     assert not {"ADD"} & {kw for kw, _ in instructions(DOCKERFILE)}
     secret_names = ("TOKEN", "KEY", "PASSWORD", "SECRET")
     assert not [name for name in runtime_env() if any(s in name for s in secret_names)]
@@ -103,7 +110,8 @@ def test_runtime_env_names_real_settings() -> None:
     env = runtime_env()
     assert env["PYTHONUNBUFFERED"] == "1"
     assert (env["WEB_HOST"], env["WEB_PORT"], env["LOG_FORMAT"]) == ("0.0.0.0", "8080", "json")
-    assert (env["OPERATOR_HOST"], env["OPERATOR_PORT"]) == ("127.0.0.1", "9090")
+    # 9091: Prometheus's own default port is 9090, and one may run beside the bot.
+    assert (env["OPERATOR_HOST"], env["OPERATOR_PORT"]) == ("127.0.0.1", "9091")
     settings = Settings(
         _env_file=None,
         **{
@@ -113,7 +121,7 @@ def test_runtime_env_names_real_settings() -> None:
         },
     )
     assert (settings.web_host, settings.web_port, settings.log_format) == ("0.0.0.0", 8080, "json")
-    assert (settings.operator_host, settings.operator_port) == ("127.0.0.1", 9090)
+    assert (settings.operator_host, settings.operator_port) == ("127.0.0.1", 9091)
     # Only the public port is exposed; the operator's stays inside (compose publishes it on the
     # host's loopback only).
     assert arguments("EXPOSE") == [env["WEB_PORT"]]
@@ -187,7 +195,7 @@ def test_compose_runs_the_bot_against_postgres() -> None:
     # The operator's port: reachable on the compose network, published on loopback only.
     assert re.search(r"^      OPERATOR_HOST: 0\.0\.0\.0$", bot, re.MULTILINE)
     published = re.findall(r'^      - "(.+)"$', bot, re.MULTILINE)
-    assert published == ["127.0.0.1:8080:8080", "127.0.0.1:9090:9090"]
+    assert published == ["127.0.0.1:8080:8080", "127.0.0.1:9091:9091"]
     assert re.search(r"postgres:\n\s+condition: service_healthy", bot)
     [url] = re.findall(r"^      DATABASE_URL: (.+)$", bot, re.MULTILINE)
     assert url == (
@@ -235,12 +243,13 @@ def test_every_compose_variable_is_documented_in_env_example() -> None:
 # --- requirements.lock: the image's pins ---------------------------------------------------------
 
 
-def lock_pins() -> dict[str, tuple[Version, list[str]]]:
-    """name -> (pinned version, sha256 hashes) of each requirement in requirements.lock."""
+def lock_pins(lock: str = LOCK) -> dict[str, tuple[Version, list[str]]]:
+    """name -> (pinned version, sha256 hashes) of each requirement in a lock (requirements.lock
+    unless told)."""
     logical = re.sub(
         r"\\\n",
         " ",
-        "\n".join(line.split("#", 1)[0] for line in LOCK.splitlines()),
+        "\n".join(line.split("#", 1)[0] for line in lock.splitlines()),
     )
     pins: dict[str, tuple[Version, list[str]]] = {}
     for line in filter(None, (line.strip() for line in logical.splitlines())):
@@ -253,8 +262,15 @@ def lock_pins() -> dict[str, tuple[Version, list[str]]]:
     return pins
 
 
+# The optional extras the image installs beside the dependencies (the lock pins them too).
+IMAGE_EXTRAS = ("sentry",)
+
+
 def runtime_requirements() -> list[Requirement]:
-    return [Requirement(text) for text in PYPROJECT["project"]["dependencies"]]
+    """What the image installs: the dependencies and the extras in IMAGE_EXTRAS."""
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    texts = [*PYPROJECT["project"]["dependencies"], *(t for e in IMAGE_EXTRAS for t in extras[e])]
+    return [Requirement(text) for text in texts]
 
 
 def minimum(requirement: Requirement) -> Version | None:
@@ -300,25 +316,74 @@ def test_the_lock_holds_no_test_or_dev_tool() -> None:
 
 def test_the_lock_says_how_to_regenerate_it_for_the_image() -> None:
     command = next(line for line in LOCK.splitlines() if "pip compile" in line)
-    assert "uv pip compile pyproject.toml --generate-hashes" in command
-    assert "--output-file requirements.lock" in command
+    assert command.lstrip("# ").startswith("uv pip compile pyproject.toml ")
+    assert "--generate-hashes " in command and "--output-file requirements.lock" in command
+    assert all(f"--extra {extra} " in command for extra in IMAGE_EXTRAS)
     # The image's interpreter: python:3.11-slim, a glibc Linux (the pins hold for x86_64 and
     # aarch64 alike; the hashes are every file the index has for each pinned version).
     assert "--python-version 3.11 " in command and "manylinux" in command
     assert all(stage.startswith("python:3.11-") for stage in arguments("FROM"))
 
 
+def builder_runs() -> list[list[str]]:
+    """The words of each RUN of the first stage (the builder)."""
+    builder = DOCKERFILE.split("\nFROM ")[1]
+    return [shlex.split(rest) for kw, rest in instructions(builder) if kw == "RUN"]
+
+
+def builder_copies() -> list[str]:
+    builder = DOCKERFILE.split("\nFROM ")[1]
+    return [
+        source for kw, rest in instructions(builder) if kw == "COPY" for source in rest.split()[:-1]
+    ]
+
+
 def test_the_builder_checks_every_dependency_against_the_lock() -> None:
-    builder = DOCKERFILE.split("\nFROM ")[1]  # the first stage
-    runs = [rest for kw, rest in instructions(builder) if kw == "RUN"]
-    copies = [rest for kw, rest in instructions(builder) if kw == "COPY"]
-    assert any("requirements.lock" in copy.split()[:-1] for copy in copies)
-    assert any(
-        "pip wheel --require-hashes -r requirements.lock --wheel-dir /wheels" in run for run in runs
-    )
+    assert "requirements.lock" in builder_copies()
+    [dependencies] = [run for run in builder_runs() if run[:2] == ["pip", "wheel"] and "-r" in run]
+    assert dependencies[dependencies.index("-r") + 1] == "requirements.lock"
+    assert "--require-hashes" in dependencies
+    # Wheels only: building an sdist would fetch its build backend outside the lock.
+    assert "--only-binary=:all:" in dependencies
     # The project's own wheel resolves nothing, so no unhashed dependency slips in beside it.
-    project = [run for run in runs if run.rstrip().endswith(" .")]
+    project = [run for run in builder_runs() if run[-1] == "."]
     assert project and all("--no-deps" in run for run in project)
+
+
+def test_the_project_wheel_is_built_with_the_hashed_build_backend_and_fetches_nothing() -> None:
+    assert "requirements-build.lock" in builder_copies()
+    runs = builder_runs()
+    [backend] = [run for run in runs if "requirements-build.lock" in run]
+    assert backend[:2] == ["pip", "install"] and "--require-hashes" in backend
+    assert backend[backend.index("-r") + 1] == "requirements-build.lock"
+    [project] = [run for run in runs if run[-1] == "."]
+    assert runs.index(backend) < runs.index(project)
+    # Without build isolation pip uses the backend installed above; without an index it can
+    # download nothing else.
+    assert {"--no-build-isolation", "--no-index", "--no-deps"} <= set(project)
+
+
+BUILD_LOCK = (ROOT / "requirements-build.lock").read_text()
+
+
+def test_the_build_lock_pins_and_hashes_the_build_backend_pyproject_names() -> None:
+    pins = lock_pins(BUILD_LOCK)
+    for text in PYPROJECT["build-system"]["requires"]:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"requirements-build.lock does not pin {name}"
+        version, hashes = pins[name]
+        assert requirement.specifier.contains(version), (name, version, requirement)
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes)
+    assert PYPROJECT["build-system"]["build-backend"] == "setuptools.build_meta"
+
+
+def test_the_build_lock_says_how_to_regenerate_it() -> None:
+    command = next(line for line in BUILD_LOCK.splitlines() if "pip compile" in line)
+    requires = " ".join(PYPROJECT["build-system"]["requires"])
+    assert command.lstrip("# ").startswith(f"echo '{requires}' | uv pip compile - ")
+    assert "--generate-hashes " in command and "--python-version 3.11 " in command
+    assert command.endswith("--output-file requirements-build.lock")
 
 
 # Each floor is the first release that no advisory known when it was set affects; the comments name
@@ -356,6 +421,7 @@ SECURITY_FLOORS = {
     "redis": Version("4.5.4"),  # GHSA-24wv-mv5m-xv4h (CVE-2023-28858), GHSA-8fww-64cx-x8p5
     "babel": Version("2.9.1"),  # GHSA-h4m5-qpfp-3mpv (CVE-2021-42771)
     "sqlalchemy": Version("1.3.0"),  # GHSA-887w-45rq-vxgf (CVE-2019-7164), CVE-2019-7548
+    "sentry-sdk": Version("2.8.0"),  # GHSA-g92j-qhmh-64v2 (CVE-2024-40647)
 }
 
 
@@ -392,3 +458,10 @@ def test_the_wheel_holds_every_package_and_the_migrations() -> None:
 def test_deploy_files_hold_no_secret_looking_values(path: str) -> None:
     text = (ROOT / path).read_text()
     assert not re.search(r"(TOKEN|KEY|PASSWORD)\s*[=:]\s*[\"']?[A-Za-z0-9_\-]{8,}", text)
+
+
+def test_the_image_installs_the_extras_the_lock_pins() -> None:
+    """The lock pins the extras' wheels; the runtime stage must ask for them too, or the image
+    would carry sentry-sdk's wheel in the builder and not install it."""
+    [install] = [run for run in arguments("RUN") if "pip install --no-index" in run]
+    assert f"magisterium-discord-bot[{','.join(IMAGE_EXTRAS)}]" in install
