@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from bot.settings import Settings
+from tests.support.machine_tools import machine_tool
 from tests.support.paths import REPO
 
 PROFILES = ("redis", "monitoring")
@@ -30,13 +31,7 @@ CONTAINER_TMP = "/tmp"  # noqa: S108 - a path inside the containers, not on this
 
 
 def docker_compose() -> str:
-    found = shutil.which("docker-compose")
-    if found is None:
-        pytest.fail(
-            "docker-compose is not installed: `python -m devtools test` installs Debian's "
-            "docker-compose (or: apt-get install docker-compose)"
-        )
-    return found
+    return machine_tool("docker-compose")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.machine_tools import machine_tool
 from tests.support.paths import REPO
 
 DOCUMENTS = sorted(
@@ -186,10 +186,8 @@ def copy_file(command: DocCommand, tmp_path: Path) -> None:
 
 def promtool(command: DocCommand, tmp_path: Path) -> None:
     """Prometheus's promtool, from PATH (not a venv tool), run here as written."""
-    program = shutil.which("promtool")
-    assert program, "promtool is not installed: `python -m devtools test` installs it"
     done = subprocess.run(  # noqa: S603 - the docs' own command
-        [program, *command.words[1:]],
+        [machine_tool("promtool"), *command.words[1:]],
         cwd=REPO,
         capture_output=True,
         text=True,

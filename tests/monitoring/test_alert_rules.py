@@ -5,18 +5,17 @@ read one the bot exports, and every alert telling the operator where to look."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from prometheus_client.parser import text_string_to_metric_families
 
-from bot.observability import Metrics
 from tests.docs.test_layout import anchors
+from tests.support.machine_tools import machine_tool
 from tests.support.paths import REPO
+from tests.support.scraped_metrics import exported_series
 
 PROMETHEUS = REPO / "monitoring" / "prometheus"
 ALERTS = PROMETHEUS / "alerts.yml"
@@ -31,15 +30,8 @@ _METRIC = re.compile(r"\b((?:magisterium_bot|process)_[a-z_]+)\b")
 
 def promtool(*args: str) -> subprocess.CompletedProcess[str]:
     """promtool from PATH, run from the repository's root."""
-    program = shutil.which("promtool")
-    if program is None:
-        pytest.fail(
-            "promtool is not installed: `python -m devtools test` installs it (Debian's "
-            "prometheus package), or install it yourself (apt-get install "
-            "--no-install-recommends prometheus)"
-        )
     return subprocess.run(  # noqa: S603 - promtool on the repository's own files
-        [program, *args],
+        [machine_tool("promtool"), *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -56,20 +48,6 @@ def alert_rules() -> list[dict[str, Any]]:
 def unit_tests() -> list[dict[str, Any]]:
     tests = yaml.safe_load(ALERTS_TEST.read_text(encoding="utf-8"))["tests"]
     return [check for test in tests for check in test.get("alert_rule_test", [])]
-
-
-def exported_series() -> set[str]:
-    """The series a fresh bot's /metrics can carry: a counter as ``_total``, a histogram as
-    ``_bucket``, ``_count`` and ``_sum``."""
-    series: set[str] = set()
-    for family in text_string_to_metric_families(Metrics().render().decode()):
-        if family.type == "counter":
-            series.add(f"{family.name}_total")
-        elif family.type == "histogram":
-            series |= {f"{family.name}{suffix}" for suffix in ("_bucket", "_count", "_sum")}
-        else:
-            series.add(family.name)
-    return series
 
 
 def test_the_rules_are_valid() -> None:

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.observability import Metrics
+from tests.support.machine_tools import machine_tool
 from tests.support.paths import REPO
+from tests.support.scraped_metrics import families, series_names
 
 MONITORING = REPO / "monitoring"
 DASHBOARD_FILE = MONITORING / "grafana" / "dashboards" / "magisterium-bot.json"
@@ -89,16 +88,6 @@ def substituted(expr: str) -> str:
     return _VARIABLE.sub(value, expr)
 
 
-def promtool() -> str:
-    path = shutil.which("promtool")
-    if path is None:
-        pytest.fail(
-            "promtool is not on PATH: `python -m devtools test` provides it "
-            "(Debian's prometheus package)"
-        )
-    return path
-
-
 def promtool_check_rules(
     rules: Mapping[str, str], tmp_path: Path
 ) -> subprocess.CompletedProcess[str]:
@@ -106,7 +95,7 @@ def promtool_check_rules(
     group = {"name": "dashboard", "rules": [{"record": n, "expr": e} for n, e in rules.items()]}
     rules_file.write_text(yaml.safe_dump({"groups": [group]}), encoding="utf-8")
     return subprocess.run(  # noqa: S603 - promtool from PATH, on a file this test wrote
-        [promtool(), "check", "rules", str(rules_file)],
+        [machine_tool("promtool"), "check", "rules", str(rules_file)],
         capture_output=True,
         text=True,
         timeout=60,  # a guard against a hang, not a timing assertion
@@ -121,13 +110,8 @@ def exported_series() -> tuple[set[str], set[str], set[tuple[str, str]]]:
     series: set[str] = set()
     own_families: set[str] = set()
     bounds: set[tuple[str, str]] = set()
-    for family in text_string_to_metric_families(Metrics().render().decode()):
-        if family.type == "counter":
-            series.add(f"{family.name}_total")
-        elif family.type == "histogram":
-            series |= {f"{family.name}{suffix}" for suffix in ("_bucket", "_count", "_sum")}
-        else:
-            series.add(family.name)
+    for family in families(Metrics()):
+        series |= series_names(family)
         # The text format shows each ``_created`` timestamp as a gauge family of its own.
         created_of = family.name.removesuffix("_created")
         if family.name.startswith("magisterium_bot_") and created_of not in own_families:
@@ -233,7 +217,7 @@ def test_prometheus_scrapes_the_bot_and_loads_the_alert_rules() -> None:
     assert job["metrics_path"] == "/metrics"
     assert config["rule_files"] == ["alerts.yml"]  # beside it: /etc/prometheus/ in compose
     done = subprocess.run(  # noqa: S603 - promtool from PATH, on the repository's files
-        [promtool(), "check", "config", str(PROMETHEUS_FILE)],
+        [machine_tool("promtool"), "check", "config", str(PROMETHEUS_FILE)],
         capture_output=True,
         text=True,
         timeout=60,  # a guard against a hang, not a timing assertion

@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 
 import discord
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import MagisteriumBot
 from bot.app.acknowledgements import GIVE_UP
 from devtools.discord import Harness
 from devtools.discord.wire import walk_components
+from tests.support.scraped_metrics import sample_value
 
 ACK = "magisterium_bot_interaction_ack_seconds"
 LATE = "magisterium_bot_interactions_late_total"
@@ -24,11 +24,7 @@ TOKEN_FIELD_ID = "account:token"
 
 def scraped(bot: MagisteriumBot, name: str, **labels: str) -> float:
     """A sample of the bot's metrics text, as Prometheus scrapes it (0 when absent)."""
-    for family in text_string_to_metric_families(bot.metrics.render().decode()):
-        for sample in family.samples:
-            if sample.name == name and sample.labels == labels:
-                return float(sample.value)
-    return 0.0
+    return sample_value(bot.metrics, name, **labels) or 0.0
 
 
 def clock_ahead(bot: MagisteriumBot, seconds: float) -> None:

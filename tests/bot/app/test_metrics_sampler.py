@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from discord.gateway import DiscordWebSocket, KeepAliveHandler
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import MagisteriumBot
 from bot.storage import StorageUnavailable
 from devtools.discord import Harness
+from tests.support.scraped_metrics import sample_value
 
 HEARTBEAT_ACK = 11
 
@@ -25,11 +25,7 @@ def harness_overrides() -> dict[str, Any]:
 
 def scraped(bot: MagisteriumBot, name: str, **labels: str) -> float | None:
     """A sample of the bot's metrics text, as Prometheus scrapes it; None when absent."""
-    for family in text_string_to_metric_families(bot.metrics.render().decode()):
-        for sample in family.samples:
-            if sample.name == name and sample.labels == labels:
-                return float(sample.value)
-    return None
+    return sample_value(bot.metrics, name, **labels)
 
 
 class OpenSocket:

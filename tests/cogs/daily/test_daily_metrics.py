@@ -9,13 +9,13 @@ import sys
 from typing import Any
 
 import discord
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.a2a.skills import SAINTS_OF_THE_DAY
 from bot.app import MagisteriumBot
 from bot.daily import Feed
 from bot.services.origin import Origin
 from devtools.discord import Harness
+from tests.support.scraped_metrics import sample_value
 
 ADMIN = discord.Permissions(manage_guild=True)
 DAY = dt.date(2026, 12, 1)
@@ -29,11 +29,7 @@ TICK_BOUND = 60.0
 
 def scraped(bot: MagisteriumBot, name: str, **labels: str) -> float:
     """A sample of the bot's metrics text, as Prometheus scrapes it (0 when absent)."""
-    for family in text_string_to_metric_families(bot.metrics.render().decode()):
-        for sample in family.samples:
-            if sample.name == name and sample.labels == labels:
-                return float(sample.value)
-    return 0.0
+    return sample_value(bot.metrics, name, **labels) or 0.0
 
 
 def cog(harness: Harness, name: str = "DailyCog") -> Any:
