@@ -51,6 +51,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refused_sync(error: BaseException, guild_id: int | None) -> StartFailure | None:
+    """Discord refusing the registration itself: a server the app is not in (403)."""
+    if isinstance(error, discord.Forbidden) and guild_id:
+        return StartFailure(
+            f"Discord refused to register the commands in server {guild_id} ({error.status} "
+            f"{error.text or 'Forbidden'}): add the app to that server with the "
+            "applications.commands scope (the install link in docs/operating/running.md), "
+            "or check the id"
+        )
+    return None
+
+
 def sync(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()
@@ -70,7 +82,13 @@ def sync(args: argparse.Namespace) -> int:
             synced = await bot.tree.sync(guild=guild)
             return len(synced)
 
-    count = asyncio.run(register())
+    try:
+        count = asyncio.run(register())
+    except EXPLAINED as error:
+        failure = explain(error, settings) or _refused_sync(error, guild_id)
+        if failure is None:
+            raise
+        return report(failure)
     where = f"server {guild_id}" if guild_id else "all servers and DMs (global)"
     print(f"synced {count} commands to {where}")
     return 0

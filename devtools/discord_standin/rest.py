@@ -335,6 +335,9 @@ class Rest:
     ) -> web.Response:
         body, _files = request[BODY]
         guild_id = request.match_info["guild"]
+        if int(guild_id) not in self.world.guilds:
+            # Discord's answer for a server the app was not added to (JSON error code 50001).
+            return json_response({"message": "Missing Access", "code": 50001}, 403)
         return json_response([self.commands.stored(c, guild_id) for c in body or []])
 
     # --- interactions and webhooks (the harness's model of them) -----------------------------

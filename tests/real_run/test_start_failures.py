@@ -7,6 +7,7 @@ in tests/bot/cli/test_run_start_failures.py."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,44 @@ async def test_a_start_that_migrates_says_so_once(
     assert len(revisions) == 1, lines
     assert not [line for line in lines if " alembic." in line or "voice" in line], lines
     assert not [level for level in loggers(bot.log()) if not level.startswith("INFO ")], lines
+
+
+@pytest.mark.parametrize(
+    ("options", "settings", "refusal"),
+    [
+        ((), {"DISCORD_TOKEN": REFUSED_TOKEN}, "Discord refused DISCORD_TOKEN (401 Unauthorized"),
+        (
+            ("--guild", "4242"),
+            {},
+            "Discord refused to register the commands in server 4242 (403 Missing Access): add "
+            "the app to that server",
+        ),
+    ],
+    ids=["refused token", "a server the app is not in"],
+)
+async def test_sync_refused_by_discord_is_one_line(
+    upstream: RunningFakeServer,
+    tmp_path: Path,
+    options: tuple[str, ...],
+    settings: dict[str, str],
+    refusal: str,
+) -> None:
+    """`python -m bot sync` as an operator runs it against a Discord that says no."""
+    async with running_standin() as standin:
+        env = bot_env(standin, upstream.url, f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+        env.update(settings)
+        sync = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "bot", "sync", *options),
+            cwd=tmp_path,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        async with asyncio.timeout(START_TIMEOUT):
+            output, _ = await sync.communicate()
+    log = output.decode()
+    assert sync.returncode == 2, log
+    assert "Traceback" not in log and REFUSED_TOKEN not in log
+    assert loggers(log)[-1] == "ERROR bot.cli.start_failures", log
+    assert refusal in log.splitlines()[-1]

@@ -75,9 +75,9 @@ def settings(database_file: Path, key: str) -> dict[str, str]:
     }
 
 
-async def run(tmp_path: Path, settings: dict[str, str], *options: str) -> Run:
-    """``python -m bot [options] run`` from an empty directory (no .env), with ``settings`` and
-    none of the machine's bot settings."""
+async def run(tmp_path: Path, settings: dict[str, str], *options: str, command: str = "run") -> Run:
+    """``python -m bot [options] run`` (or ``command``) from an empty directory (no .env), with
+    ``settings`` and none of the machine's bot settings."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -89,7 +89,7 @@ async def run(tmp_path: Path, settings: dict[str, str], *options: str) -> Run:
         "-m",
         "bot",
         *options,
-        "run",
+        command,
         cwd=tmp_path,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -211,6 +211,16 @@ async def test_an_unreachable_discord_after_the_start_lines(
     assert line.endswith(
         "check this machine's network and DNS (and DISCORD_API_BASE_URL, when it is set)"
     )
+
+
+async def test_sync_says_it_in_the_same_one_line(
+    tmp_path: Path, settings: dict[str, str], database_file: Path
+) -> None:
+    """`python -m bot sync` meets the same Discord (and the same database) as run: the same
+    one line, exit status 2, no traceback."""
+    await migrated(database_file)
+    line = (await run(tmp_path, settings, command="sync")).the_failure()
+    assert line.startswith(f"cannot reach Discord at {settings['DISCORD_API_BASE_URL']}: ")
 
 
 @pytest.mark.parametrize(
