@@ -67,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m devtools")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     test = commands.add_parser(
-        "test", help="provide what the tests need (Chromium, PostgreSQL, Redis), then run pytest"
+        "test",
+        help="provide what the tests need (Chromium, promtool, docker-compose, PostgreSQL, "
+        "Redis), then run pytest",
     )
     test.add_argument(
         "--no-provision", action="store_true", help="install and start nothing; only run pytest"
