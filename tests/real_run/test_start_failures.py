@@ -7,7 +7,6 @@ in tests/bot/cli/test_run_start_failures.py."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from bot.storage.migrate import HEAD_REVISION
 from devtools.discord_standin import running_standin
 from devtools.fake_magisterium import RunningFakeServer
 from tests.bot.cli.test_check import migrated
+from tests.bot.cli.test_run_start_failures import run
 from tests.support.real_run import START_TIMEOUT, bot_env, running_bot
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_run]
@@ -105,19 +105,6 @@ async def test_sync_refused_by_discord_is_one_line(
     """`python -m bot sync` as an operator runs it against a Discord that says no."""
     async with running_standin() as standin:
         env = bot_env(standin, upstream.url, f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
-        env.update(settings)
-        sync = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "bot", "sync", *options),
-            cwd=tmp_path,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        async with asyncio.timeout(START_TIMEOUT):
-            output, _ = await sync.communicate()
-    log = output.decode()
-    assert sync.returncode == 2, log
-    assert "Traceback" not in log and REFUSED_TOKEN not in log
-    assert loggers(log)[-1] == "ERROR bot.cli.start_failures", log
-    assert refusal in log.splitlines()[-1]
+        result = await run(tmp_path, {**env, **settings}, command="sync", command_args=options)
+    assert REFUSED_TOKEN not in result.output
+    assert refusal in result.the_failure()

@@ -75,9 +75,15 @@ def settings(database_file: Path, key: str) -> dict[str, str]:
     }
 
 
-async def run(tmp_path: Path, settings: dict[str, str], *options: str, command: str = "run") -> Run:
-    """``python -m bot [options] run`` (or ``command``) from an empty directory (no .env), with
-    ``settings`` and none of the machine's bot settings."""
+async def run(
+    tmp_path: Path,
+    settings: dict[str, str],
+    *options: str,
+    command: str = "run",
+    command_args: tuple[str, ...] = (),
+) -> Run:
+    """``python -m bot [options] run`` (or ``command`` with ``command_args``) from an empty
+    directory (no .env), with ``settings`` and none of the machine's bot settings."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -90,6 +96,7 @@ async def run(tmp_path: Path, settings: dict[str, str], *options: str, command: 
         "bot",
         *options,
         command,
+        *command_args,
         cwd=tmp_path,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
