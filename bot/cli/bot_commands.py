@@ -13,6 +13,7 @@ from bot.app.lifecycle import install_signal_handlers
 from bot.cli.common import CLIError, discord_token, fail, load_settings
 from bot.cli.start_failures import EXPLAINED, StartFailure, explain, report
 from bot.cli.start_storage import check_storage
+from bot.observability.error_tracking import init_error_tracking
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     # Process-wide discord.py state, so set once where this process's settings are loaded, not
     # by each bot built (tests build many in one process).
     use_rest_base(settings.discord_api_base_url)
+    init_error_tracking(settings)  # process-wide too; nothing at all without SENTRY_DSN
 
     async def serve() -> None:
         await check_storage(settings)  # before Discord hears of the bot

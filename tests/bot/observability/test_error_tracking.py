@@ -7,6 +7,7 @@ logged: the whole-run log guard (tests/support/log_guard.py) would rightly see t
 
 from __future__ import annotations
 
+import argparse
 import logging
 import secrets
 import sys
@@ -18,6 +19,8 @@ import sentry_sdk
 from pydantic import Field, SecretStr, TypeAdapter, ValidationError
 
 from bot.accounts import Purpose, TokenCipher, generate_key
+from bot.cli import bot_commands
+from bot.cli.start_failures import StartFailure
 from bot.observability import REDACTED, register_secrets
 from bot.observability.error_tracking import (
     DISTRIBUTION,
@@ -63,6 +66,25 @@ def test_without_a_dsn_nothing_is_initialised(sentry: SentryEndpoint) -> None:
     report_unexpected_error(RuntimeError("boom"), error_id="0badc0de", where="/ask")
     sentry_sdk.flush()
     assert sentry.envelopes == []
+
+
+def test_run_turns_reporting_on_before_the_bot_starts(
+    sentry: SentryEndpoint, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """`python -m bot run` with SENTRY_DSN set: the SDK reports to it by the time storage is
+    checked (the first thing run does), so every error of the bot's life can be reported."""
+    monkeypatch.chdir(tmp_path)  # no .env read
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD_TOKEN)
+    monkeypatch.setenv("SENTRY_DSN", sentry.dsn)
+    seen: list[str | None] = []
+
+    async def storage_checked(checked: Settings) -> None:
+        seen.append(sentry_sdk.get_client().dsn)
+        raise StartFailure("stopped here by the test")
+
+    monkeypatch.setattr(bot_commands, "check_storage", storage_checked)
+    assert bot_commands.run(argparse.Namespace()) == 2
+    assert seen == [sentry.dsn]
 
 
 def test_a_dsn_without_the_sdk_says_so_once_and_starts_nothing(
