@@ -24,6 +24,10 @@ class MissingEncryptionKey(EncryptionKeyError):
     """Tokens are stored (or about to be) but TOKEN_ENCRYPTION_KEY is not set."""
 
 
+class StoredTokensNeedTheirKey(MissingEncryptionKey):
+    """Tokens are stored, and TOKEN_ENCRYPTION_KEY is not set: only their own key reads them."""
+
+
 class WrongEncryptionKey(EncryptionKeyError):
     """None of the configured keys decrypts the stored tokens."""
 

@@ -14,14 +14,14 @@ from sqlalchemy import func, select, update
 from bot.accounts._rows import AccountRows
 from bot.accounts.crypto import SETTING_NAME, Purpose, TokenCipher
 from bot.accounts.errors import (
-    MissingEncryptionKey,
+    StoredTokensNeedTheirKey,
     TokenBindingError,
     TokenDecryptionError,
     WrongEncryptionKey,
 )
 from bot.storage import LinkedAccountRow, rows_of_user
 from bot.storage.deletion import UserDataDeleters
-from bot.storage.models import OAuthStateRow
+from bot.storage.models import AnswerFeedbackRow, OAuthStateRow
 from bot.storage.upsert import dialect_insert
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,11 @@ class Forgotten:
     def token(self) -> bool:
         """A token was linked (and is deleted)."""
         return self.count(Row.__tablename__) > 0
+
+    @property
+    def votes(self) -> int:
+        """How many of the person's votes on answers were deleted."""
+        return self.count(AnswerFeedbackRow.__tablename__)
 
     @property
     def anything(self) -> bool:
@@ -222,7 +227,7 @@ class TokenRegistry(AccountRows[LinkedAccount]):
         if total == 0:
             return 0
         if self._cipher is None:
-            raise MissingEncryptionKey(f"{_tokens(total)} stored but {SETTING_NAME} is not set")
+            raise StoredTokensNeedTheirKey(f"{_tokens(total)} stored but {SETTING_NAME} is not set")
         readable = sum(
             _decrypts(self._cipher, user_id, ciphertext) for user_id, ciphertext in sample
         )

@@ -36,7 +36,10 @@ class MetricsSampler:
     @tasks.loop(seconds=SAMPLE_SECONDS)
     async def every_interval(self) -> None:
         try:
-            await self.sample()
+            if self.bot.operator_server is not None:
+                await self.sample()
+            else:  # no /metrics to read them: only keep the unanswered interactions bounded
+                self.bot.acknowledgements.sweep()
         except Exception:  # the next sample may do better; the loop must go on
             log.exception("sampling the metrics failed")
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import aiohttp
 import discord
 
-from bot.accounts import EncryptionKeyError, MissingEncryptionKey
+from bot.accounts import EncryptionKeyError, MissingEncryptionKey, StoredTokensNeedTheirKey
 from bot.settings import Settings
 from bot.storage import StorageUnavailable
 
@@ -53,13 +53,24 @@ def explain(error: BaseException, settings: Settings) -> StartFailure | None:
             f"cannot reach Discord at {api}: {error.strerror or error}; check this machine's "
             "network and DNS (and DISCORD_API_BASE_URL, when it is set)"
         )
-    if isinstance(error, MissingEncryptionKey):
-        return StartFailure(f"{error} ({GENKEY} makes a key)")
     if isinstance(error, EncryptionKeyError):
-        return StartFailure(str(error))
+        return key_failure(error)
     if isinstance(error, StorageUnavailable):
         return StartFailure(f"{error} (DATABASE_URL); check that the database server is up")
     return None
+
+
+def key_failure(error: EncryptionKeyError) -> StartFailure:
+    """What to do about TOKEN_ENCRYPTION_KEY: stored tokens are read only by their own key; a
+    feature that is about to store some needs a new one; a wrong key's message names the fix."""
+    if isinstance(error, StoredTokensNeedTheirKey):
+        return StartFailure(
+            f"{error}: set it to the key they were stored with (a new key from {GENKEY} "
+            "cannot read them)"
+        )
+    if isinstance(error, MissingEncryptionKey):
+        return StartFailure(f"{error} ({GENKEY} makes a key)")
+    return StartFailure(str(error))
 
 
 def refused_intent_message(*, message_content: bool) -> str:

@@ -6,15 +6,9 @@ from __future__ import annotations
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from bot.accounts import (
-    InvalidEncryptionKey,
-    MissingEncryptionKey,
-    TokenCipher,
-    TokenRegistry,
-    WrongEncryptionKey,
-)
+from bot.accounts import EncryptionKeyError, InvalidEncryptionKey, TokenCipher, TokenRegistry
 from bot.cli.quiet_logs import held_back
-from bot.cli.start_failures import GENKEY, StartFailure
+from bot.cli.start_failures import StartFailure, key_failure
 from bot.settings import Settings
 from bot.storage import Database, StorageUnavailable
 from bot.storage.migrate import script_revisions, scripts_head
@@ -72,13 +66,8 @@ async def _migrate(db: Database) -> None:
 async def _check_key(db: Database, cipher: TokenCipher | None) -> None:
     try:
         await TokenRegistry(db, cipher).check_startup()
-    except MissingEncryptionKey as error:
-        raise StartFailure(
-            f"{error}: set it to the key they were stored with (a new key from {GENKEY} "
-            "cannot read them)"
-        ) from error
-    except WrongEncryptionKey as error:  # its message names `rotate-keys`
-        raise StartFailure(str(error)) from error
+    except EncryptionKeyError as error:
+        raise key_failure(error) from error
     except StorageUnavailable as error:
         raise StartFailure(
             f"cannot read the stored tokens from {db.display_url}: {_cause(error)}"

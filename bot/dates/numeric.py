@@ -63,8 +63,3 @@ def numeric_readings(tokens: Sequence[Token], order: str, today: dt.date) -> lis
     if not iso:
         readings.append((full_year, day, month))
     return readings
-
-
-def numeric_date(tokens: Sequence[Token], order: str, today: dt.date) -> dt.date | None:
-    """The date of :func:`numeric_readings` that exists, if any."""
-    return first_date(numeric_readings(tokens, order, today))

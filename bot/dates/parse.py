@@ -15,12 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Sequence
 
-from babel.dates import format_skeleton
-
 from bot.dates.numeric import Typed, first_date, numeric_readings
 from bot.dates.text import Token, fold, tokenize
 from bot.dates.vocabulary import Vocabulary, vocabulary
-from bot.i18n import current_locale, format_long_date
+from bot.i18n import format_long_date, format_month
 
 _MAX_INPUT = 100  # an option value is at most 100 characters; longer text is not a date
 
@@ -34,7 +32,7 @@ def long_date(day: dt.date) -> str:
 def long_month(year: int, month: int) -> str:
     """``February 2026``, as the current locale writes a month of a year (``luty 2026``,
     ``2026년 2월``)."""
-    return format_skeleton("yMMMM", dt.date(year, month, 1), locale=current_locale())
+    return format_month(dt.date(year, month, 1))
 
 
 def shift(day: dt.date, days: int) -> dt.date | None:
@@ -131,7 +129,7 @@ def _qualified(key: str, words: Vocabulary) -> Iterator[tuple[str | None, str]]:
 
 def _calendar_readings(tokens: Sequence[Token], words: Vocabulary, today: dt.date) -> list[Typed]:
     """A date with numbers: a month name or the locale's markers ("19 de marzo", "March 19th,
-    2027", "2026년 3월 19일"), else numbers only (:func:`numeric_date`). A weekday name in
+    2027", "2026년 3월 19일"), else numbers only (:func:`numeric_readings`). A weekday name in
     front ("mercredi 19 mars") is skipped. Each way to read it as a year, month and day, in
     order of preference; none may exist ("30 February")."""
     numbers: list[tuple[str, str | None]] = []  # the digits, and what a marker says they are

@@ -15,7 +15,12 @@ from bot.i18n.context import (
     use_locale,
     using_locale,
 )
-from bot.i18n.formatting import format_long_date, format_number, format_percent_change
+from bot.i18n.formatting import (
+    format_long_date,
+    format_month,
+    format_number,
+    format_percent_change,
+)
 from bot.i18n.locales import DEFAULT_LOCALE, LANGUAGES, SUPPORTED_LOCALES, catalogue_locale
 
 __all__ = [
@@ -27,6 +32,7 @@ __all__ = [
     "catalogue_locale",
     "current_locale",
     "format_long_date",
+    "format_month",
     "format_number",
     "format_percent_change",
     "gettext",

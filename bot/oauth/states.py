@@ -146,31 +146,22 @@ class StateStore:
         row = await self._row(state)
         found = self._usable(row)
         if not same_browser(browser_secret, row.browser_hash):
-            await self._burn(row.state_hash)
+            await self._use_up(row.state_hash)
             raise StateProblem("other_browser")
-        statement = (
-            update(Row)
-            .where(
-                Row.state_hash == row.state_hash,
-                Row.browser_hash == row.browser_hash,
-                Row.used_at.is_(None),
-            )
-            .values(used_at=self._clock())
-        )
-        async with self._db.session() as session:
-            result = await session.execute(statement)
-        if getattr(result, "rowcount", 0) != 1:
+        if not await self._use_up(row.state_hash, browser_hash=row.browser_hash):
             raise StateProblem("replayed")  # another callback took it a moment ago
         return found
 
-    async def _burn(self, hashed: str) -> None:
-        statement = (
-            update(Row)
-            .where(Row.state_hash == hashed, Row.used_at.is_(None))
-            .values(used_at=self._clock())
-        )
+    async def _use_up(self, hashed: str, *, browser_hash: str | None = None) -> bool:
+        """Mark the state used, unless it is already (or its browser changed meanwhile, when
+        ``browser_hash`` is given); whether this call did."""
+        condition = [Row.state_hash == hashed, Row.used_at.is_(None)]
+        if browser_hash is not None:
+            condition.append(Row.browser_hash == browser_hash)
+        statement = update(Row).where(*condition).values(used_at=self._clock())
         async with self._db.session() as session:
-            await session.execute(statement)
+            result = await session.execute(statement)
+        return getattr(result, "rowcount", 0) == 1
 
     async def end_others(self, user_id: int, state: str, guild_id: int | None = None) -> None:
         """Delete ``user_id``'s states of the same kind but ``state``: after a sign-in, no other

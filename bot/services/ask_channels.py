@@ -101,7 +101,11 @@ class AskChannelStore:
         return bool(rowcount(result))
 
     async def forget_channel(self, channel_id: int) -> bool:
-        """The channel was deleted; True when it was an ask channel."""
+        """The channel was deleted; True when it was an ask channel. Discord reports every
+        channel deleted in every server: one the store knows is no ask channel costs nothing."""
+        known = self._known if self._known is not None else await self._load()
+        if known is not None and channel_id not in known:
+            return False
         async with self._db.session() as session:
             result = await session.execute(delete(Row).where(Row.channel_id == channel_id))
         self._drop(lambda channel: channel.channel_id == channel_id)

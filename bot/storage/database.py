@@ -62,7 +62,7 @@ class Database:
         """Apply every pending migration; returns the revision the database is at."""
         async with self._unavailable_as_error(), self._engine.begin() as connection:
             migration = await connection.run_sync(upgrade_to_head)
-        migration.report()
+        migration.report(self.display_url)
         return migration.after
 
     async def revision(self) -> str | None:

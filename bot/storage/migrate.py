@@ -36,19 +36,19 @@ def alembic_config(connection: Connection | None = None) -> Config:
 class Migration:
     """What :func:`upgrade_to_head` did: the revision before (None: no tables) and after."""
 
-    database: str  # its URL, any password masked
     before: str | None
     after: str
 
-    def report(self) -> None:
-        """Log what was done, in one line, once committed (alembic's own lines, one a step,
-        show at DEBUG only: ``bot.observability.logs``); nothing done, at DEBUG."""
+    def report(self, database: str) -> None:
+        """Log what was done to ``database`` (its URL, password masked) in one line, once
+        committed (alembic's own lines, one a step, show at DEBUG only:
+        ``bot.observability.logs``); nothing done, at DEBUG."""
         if self.before is None:
-            log.info("database %s created at revision %s", self.database, self.after)
+            log.info("database %s created at revision %s", database, self.after)
         elif self.before != self.after:
-            log.info("database %s migrated from %s to %s", self.database, self.before, self.after)
+            log.info("database %s migrated from %s to %s", database, self.before, self.after)
         else:
-            log.debug("database %s at revision %s: nothing to migrate", self.database, self.after)
+            log.debug("database %s at revision %s: nothing to migrate", database, self.after)
 
 
 def upgrade_to_head(connection: Connection) -> Migration:
@@ -69,8 +69,7 @@ def upgrade_to_head(connection: Connection) -> Migration:
     after = current_revision(connection)
     if after is None:
         raise RuntimeError("no migration was applied: the migration scripts are missing")
-    shown = connection.engine.url.render_as_string(hide_password=True)
-    return Migration(shown, before, after)
+    return Migration(before, after)
 
 
 @cache

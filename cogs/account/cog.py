@@ -23,7 +23,6 @@ from bot.services.origin import Origin
 from bot.services.timezones import ResolvedZone
 from bot.services.token_check import TokenVerdict
 from bot.services.tokens import ChosenSource
-from bot.storage.models import AnswerFeedbackRow
 from cogs._zones import MAX_LENGTH, PERSON, answer_zone, zone_choices
 from cogs.account.sign_in import SignIns
 from cogs.account.views import LinkTokenModal
@@ -273,7 +272,7 @@ class AccountCog(commands.Cog):
 def unlinked(deleted: Forgotten) -> tuple[str, str]:
     """/account unlink's title and text: what it deleted (the token, the votes, both, the rest
     alone, or nothing), never "unlinked" when no token was linked."""
-    votes = deleted.count(AnswerFeedbackRow.__tablename__)
+    votes = deleted.votes
     if deleted.token and not votes:
         return _("Unlinked"), _("Your token and everything the bot stored about you are deleted.")
     if deleted.token:

@@ -572,16 +572,6 @@ def answer_memories(harness: Harness) -> dict[str, Any]:
     return {f.name: getattr(recent, f.name) for f in fields(recent)}
 
 
-def keep_few_messages(harness: Harness, size: int) -> None:
-    """discord.py's cache of received messages (1,000 by default), at ``size``; none stays
-    none (the bot keeps no message: ``max_messages=None``)."""
-    state = harness.bot._connection
-    if state.max_messages is None:
-        return
-    state.max_messages = size
-    state._messages = deque(state._messages or (), maxlen=size)
-
-
 def bounded_memories(harness: Harness) -> dict[str, tuple[int, int]]:
     """The bot's memories bounded by a count: what each holds, and its bound. Until they are
     full, their filling up is growth that is not a leak."""

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 from babel import Locale
 from babel.dates import format_date, format_time, format_timedelta
 
+from bot.dates.vocabulary import babel_locale
+
 JSON = dict[str, Any]
 # (kind, id) -> the name Discord would show: kind "#" a channel, "@" a person, "@&" a role.
 Names = Callable[[str, int], str | None]
@@ -183,12 +185,13 @@ def render_embed(embed: JSON, names: Names | None = None, locale: str | None = N
 
 def readable(text: str, names: Names | None = None, locale: str | None = None) -> str:
     """Timestamps and mentions as Discord's client shows them to a person using ``locale``
-    (a Discord locale; US English when None), times in UTC."""
+    (a Discord locale the bot speaks; US English when None), times in UTC."""
 
     def replace(match: re.Match[str]) -> str:
         seconds, style, kind, ident = match.groups()
         if seconds is not None:
-            return _timestamp(int(seconds), style, Locale.parse(locale or "en-US", sep="-"))
+            cldr = Locale.parse(babel_locale(locale or "en-US"))
+            return _timestamp(int(seconds), style, cldr)
         kind = "@" if kind == "@!" else kind
         name = names(kind, int(ident)) if names is not None else None
         return match.group(0) if name is None else f"{kind.rstrip('&')}{name}"

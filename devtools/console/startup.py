@@ -111,8 +111,6 @@ async def open_session(
             raise_ignored=False,
         )
     )
-    # Threads the bot starts (a related question's answer) as Discord would start them.
-    harness.bot.http.start_thread_with_message = harness_module.FakeThreads(harness)
     database = harness.bot.services.db.display_url if own_database else "a temporary SQLite file"
     description = f"{upstream}; database: {database}"
     if not (limits or real_upstream):

@@ -29,12 +29,14 @@ from devtools.discord.components import ComponentsMixin
 from devtools.discord.core import HarnessError
 from devtools.discord.messages import MessagesMixin
 from devtools.discord.tasks import WORK_TASK_PREFIXES, cancel_loops, settle
+from devtools.discord.threads import FakeThreads
 
 
 class Harness(AppCommandsMixin, ComponentsMixin, MessagesMixin):
     """Drive a bot like Discord would; read back what it sent. Build with :meth:`start`."""
 
     _active: ClassVar[Harness | None] = None
+    threads: FakeThreads  # ``bot.http.start_thread_with_message``: the threads the bot opened
 
     @classmethod
     @asynccontextmanager
@@ -78,11 +80,19 @@ class Harness(AppCommandsMixin, ComponentsMixin, MessagesMixin):
             harness._serve_cdn()
             harness._record_typing()
             harness._serve_empty_history()
+            harness._serve_threads()
             cls._active = harness
             yield harness
         finally:
             cls._active = None
             await world.teardown(bot)
+
+    def _serve_threads(self) -> None:
+        """Threads started on a message (dpytest has none), refused as Discord refuses them;
+        ``self.threads.opened`` lists those opened. A test wanting Discord to refuse one
+        monkeypatches ``bot.http.start_thread_with_message`` over it."""
+        self.threads = FakeThreads(self)
+        self.bot.http.start_thread_with_message = self.threads  # type: ignore[method-assign,assignment]
 
     def _serve_empty_history(self) -> None:
         """A channel nobody wrote in has an empty history (dpytest raises KeyError)."""

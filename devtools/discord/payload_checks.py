@@ -173,6 +173,32 @@ def check_modal(data: JSON) -> list[Problem]:
     return problems
 
 
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes: an hour, a day, 3 days, a week
+
+
+def thread_problems(body: Any) -> list[Problem]:
+    """What Discord's CreateTextThreadWithMessageRequest refuses (its OpenAPI spec) with 50035:
+    ``name`` 1-100 characters and required; ``auto_archive_duration`` 60, 1440, 4320 or 10080
+    (or null); ``rate_limit_per_user`` 0-21600 (or null)."""
+    if not isinstance(body, dict):
+        return [("name", "This field is required")]
+    problems: list[Problem] = []
+    name = body.get("name")
+    if not isinstance(name, str):
+        problems.append(("name", "This field is required"))
+    elif not 1 <= len(name) <= 100:
+        problems.append(("name", f"Must be between 1 and 100 in length (got {len(name)})."))
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in THREAD_ARCHIVE_DURATIONS:
+        problems.append(
+            ("auto_archive_duration", f"Value must be one of {THREAD_ARCHIVE_DURATIONS}.")
+        )
+    slowmode = body.get("rate_limit_per_user")
+    if slowmode is not None and not (isinstance(slowmode, int) and 0 <= slowmode <= 21600):
+        problems.append(("rate_limit_per_user", "Int value should be between 0 and 21600."))
+    return problems
+
+
 def form_errors(problems: list[Problem]) -> JSON:
     """Discord's nested ``errors`` object, which discord.py flattens into its message."""
     errors: JSON = {}

@@ -28,7 +28,7 @@ from devtools.discord.records import RecordedFile, StoredMessage
 from devtools.discord.wire import JSON
 from devtools.discord_standin.interactions import Commands
 from devtools.discord_standin.ratelimits import Answer, RateLimits
-from devtools.discord_standin.world import ARCHIVE_DURATIONS, GUILD_FORUM, GUILD_TEXT, World
+from devtools.discord_standin.world import GUILD_FORUM, GUILD_TEXT, World
 
 API_PREFIX = "/api/v10"
 # The flags a bot may set on a channel message: suppress embeds, suppress notifications, voice
@@ -499,7 +499,7 @@ class Rest:
                 {"message": "Cannot execute action on this channel type", "code": 50024}, 400
             )
         body, _files = request[BODY]
-        problems = thread_problems(body)
+        problems = payload_checks.thread_problems(body)
         if problems:
             return _invalid_form(problems)
         if message.get("thread"):
@@ -519,6 +519,9 @@ class Rest:
         return json_response(data, 201)
 
     async def _typing(self, request: web.Request, recorded: RestRequest) -> web.Response:
+        channel = self._channel_or_404(request)
+        if isinstance(channel, web.Response):
+            return channel
         return web.Response(status=204)
 
     async def _channel(self, request: web.Request, recorded: RestRequest) -> web.Response:
@@ -538,27 +541,6 @@ class Rest:
         recorded = self._record(request, "unmodelled")
         self.problems.append(f"unmodelled request {request.method} {recorded.path}")
         return self._finish(recorded, json_response({"message": "404: Not Found", "code": 0}, 404))
-
-
-def thread_problems(body: Any) -> list[payload_checks.Problem]:
-    """What Discord's CreateTextThreadWithMessageRequest refuses (its OpenAPI spec): ``name``
-    1-100 characters and required; ``auto_archive_duration`` 60, 1440, 4320 or 10080 (or
-    null); ``rate_limit_per_user`` 0-21600 (or null)."""
-    if not isinstance(body, dict):
-        return [("name", "This field is required")]
-    problems: list[payload_checks.Problem] = []
-    name = body.get("name")
-    if not isinstance(name, str):
-        problems.append(("name", "This field is required"))
-    elif not 1 <= len(name) <= 100:
-        problems.append(("name", f"Must be between 1 and 100 in length (got {len(name)})."))
-    duration = body.get("auto_archive_duration")
-    if duration is not None and duration not in ARCHIVE_DURATIONS:
-        problems.append(("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}."))
-    slowmode = body.get("rate_limit_per_user")
-    if slowmode is not None and not (isinstance(slowmode, int) and 0 <= slowmode <= 21600):
-        problems.append(("rate_limit_per_user", "Int value should be between 0 and 21600."))
-    return problems
 
 
 def _invalid_form(problems: list[payload_checks.Problem]) -> web.Response:

@@ -26,8 +26,6 @@ from devtools.discord.wire import (
 )
 
 GUILD_TEXT, DM, PUBLIC_THREAD, GUILD_FORUM = 0, 1, 11, 15
-# A thread's auto_archive_duration, in minutes: the only values Discord takes.
-ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 # Discord's enforce_nonce looks back "a few minutes".
 NONCE_WINDOW_SECONDS = 5 * 60
 
@@ -135,20 +133,19 @@ class Guild:
         """The role Discord made for the bot when it joined (managed, tagged with its id)."""
         return self.id + 1
 
-    def create_payload(self, bot_user: JSON | None = None) -> JSON:
+    def create_payload(self, bot_user: JSON) -> JSON:
         """GUILD_CREATE's data: the guild with its channels, roles and (some) members. The
-        bot's managed role carries ``tags.bot_id`` (``bot_user``'s id), as Discord's does:
-        discord.py's ``Guild.self_role`` finds it by that tag."""
-        bot_tags = {"bot_id": str(bot_user["id"])} if bot_user is not None else None
+        bot's managed role, named as the bot, carries ``tags.bot_id`` (``bot_user``'s id), as
+        Discord's does: discord.py's ``Guild.self_role`` finds it by that tag."""
         roles = [
             self.everyone_role,
             _role(
                 self.bot_role_id,
-                str((bot_user or {}).get("username") or "Magisterium"),
+                str(bot_user["username"]),
                 self.bot_permissions,
                 position=1,
                 managed=True,
-                tags=bot_tags,
+                tags={"bot_id": str(bot_user["id"])},
             ),
         ]
         return {

@@ -9,16 +9,30 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from devtools.discord_standin import StandInTimeout
 from devtools.image.base import LOCAL_BASE, Base, BaseUnavailable, choose_base
 from devtools.image.buildah import Buildah, BuildahError, ImageFacts, last_line
 from devtools.image.check import CheckFailed, Container, Figures, check_image
+from devtools.provision import AptNeed, Machine, Report, provide_packages
 
 REPO = Path(__file__).resolve().parents[2]
-PACKAGES = {"buildah": "buildah", "debootstrap": "debootstrap"}
+# Installed with apt-get when missing, as the test suite's own needs are (devtools.provision).
+BUILDAH = AptNeed(
+    "buildah",
+    ("buildah",),
+    lambda machine: machine.which("buildah") is not None,
+    "the image's build and check",
+)
+DEBOOTSTRAP = AptNeed(
+    "debootstrap",
+    ("debootstrap",),
+    lambda machine: machine.which("debootstrap") is not None,
+    "the stand-in base's build",
+)
+IMAGE_NEEDS = (BUILDAH, DEBOOTSTRAP)
 # On every Debian: util-linux (unshare, mount), coreutils (chroot), tar.
 BASE_TOOLS = ("unshare", "mount", "chroot", "tar")
 
@@ -65,25 +79,15 @@ def cannot_run_here(say: Say) -> str | None:
     missing = [tool for tool in BASE_TOOLS if shutil.which(tool) is None]
     if missing:
         return f"{', '.join(missing)} not found: install util-linux, coreutils and tar"
-    packages = [package for tool, package in PACKAGES.items() if shutil.which(tool) is None]
-    if packages:
-        return install(packages, say)
-    return None
-
-
-def install(packages: Sequence[str], say: Say) -> str | None:
-    if shutil.which("apt-get") is None:
-        return f"{' '.join(packages)} not installed and no apt-get: install them"
+    machine = Machine()
+    absent = [need for need in IMAGE_NEEDS if not need.present(machine)]
+    if not absent:
+        return None
+    packages = [package for need in absent for package in need.packages]
     say(f"installing {' '.join(packages)} (apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for argv in (
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages],
-    ):
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)  # noqa: S603
-        if done.returncode != 0:
-            return f"`{' '.join(argv)}` failed: {last_line(done.stderr)}"
-    return None
+    outcome = Report()
+    provide_packages(machine, outcome, absent)
+    return outcome.missing[0] if outcome.missing else None
 
 
 def build(buildah: Buildah, tag: str, log_path: Path, *, no_cache: bool) -> float:

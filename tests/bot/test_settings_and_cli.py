@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -118,19 +117,6 @@ async def test_stored_tokens_without_a_key_stop_setup_hook(tmp_path: Path) -> No
     with pytest.raises(MissingEncryptionKey, match="TOKEN_ENCRYPTION_KEY is not set"):
         await bot.setup_hook()
     await bot.close()
-
-
-def test_run_refuses_to_start_with_stored_tokens_and_no_key(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    url = asyncio.run(_database_with_a_token_under_a_lost_key(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DISCORD_TOKEN", "not-used-discord-is-never-reached")
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.delenv("TOKEN_ENCRYPTION_KEY", raising=False)
-    assert main(["run"]) == 2
-    (error,) = [record for record in caplog.records if record.levelname == "ERROR"]
-    assert "TOKEN_ENCRYPTION_KEY is not set" in error.getMessage()
 
 
 def test_env_example_documents_every_setting() -> None:

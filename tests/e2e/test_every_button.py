@@ -21,7 +21,6 @@ import pytest
 
 from bot.render.look import ERROR
 from devtools.discord import Harness, InteractionResult, SentMessage
-from devtools.discord.threads import FakeThreads
 from devtools.discord.wire import walk_components
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.day_clock import set_cog_clock
@@ -40,14 +39,6 @@ BUTTON, STRING_SELECT = 2, 3
 LINK = 5  # a link button's style: Discord opens the URL, the bot never hears of it
 SHOWING = (4, 7, 9)  # a message, the clicked message updated, a form (5 and 6 show nothing)
 __all__ = ["fake", "harness_overrides"]  # fixtures
-
-
-@pytest.fixture(autouse=True)
-def threads(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> FakeThreads:
-    """A related question clicked under a public answer is answered in a thread."""
-    opened = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", opened)
-    return opened
 
 
 # --- the replies ------------------------------------------------------------------------------

@@ -13,13 +13,13 @@ What is measured does not depend on the machine's load (no clock is read, nothin
   line fitted through them, in blocks and bytes per interaction, not one round's delta. Left
   out: what the suite's log guard keeps on purpose and the fake Magisterium's server.
   Memories that are bounded but would otherwise fill for longer than the test runs are made
-  not to count: the recent answers (Share, Read a source, related questions), discord.py's
-  message cache and the public-content cache are kept small, asserted full and no fuller
-  after rounds that added more than they hold, and emptied before each measurement (what
-  they hold is the last few answers, of any size); the bot's ``lru_cache`` functions
-  are emptied too; pydantic-core's string cache (16,384 slots) is filled once tracing starts;
-  the rate limiter's memory, bounded by time, is let go of between rounds by moving its clock
-  on a window (as a minute's pause would).
+  not to count: the recent answers (Share, Read a source, related questions) and the
+  public-content cache are kept small, asserted full and no fuller after rounds that added
+  more than they hold, and emptied before each measurement (what they hold is the last few
+  answers, of any size); the bot's ``lru_cache`` functions are emptied too; pydantic-core's
+  string cache (16,384 slots) is filled once tracing starts; the rate limiter's memory,
+  bounded by time, is let go of between rounds by moving its clock on a window (as a minute's
+  pause would).
 * File descriptors, by kind, after warm-up and at the end, as the runtime accounts for them:
   the TCP sockets less the upstream pool's connections at both ends (aiohttp's count) are
   the listening socket; the database's idle pooled connections are closed before counting
@@ -51,7 +51,6 @@ from devtools.bench.soak import (
     clear_function_caches,
     empty_bounded_memories,
     fill_string_cache,
-    keep_few_messages,
 )
 from devtools.discord import Harness
 from devtools.discord.loop_errors import LoopErrors, loop_errors_fixture  # noqa: F401
@@ -59,7 +58,7 @@ from devtools.fake_magisterium import FakeMagisterium
 from devtools.fake_magisterium.fake import UpstreamRequest
 from tests.support import log_guard
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("loop_errors", "few_recent_answers")]
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("loop_errors")]
 
 CONFIG = SoakConfig(users=50, concurrency=20, fault_rate=0.10, seed=20261201)
 WARM_UP_ROUND = 300  # untraced: what is set up once (imports, schemas, each person's state)
@@ -71,7 +70,7 @@ TRACED_ROUNDS = 9  # the first is not judged: what the warm-up left is replaced 
 # a round: a slope of about 1.5 blocks and 150 bytes per interaction, at most.
 BLOCKS_PER_INTERACTION = 8
 BYTES_PER_INTERACTION = 1024
-KEPT = 5  # recent answers, messages: each round has more than this
+KEPT = 5  # recent answers: each round has more than this
 CACHE_KEPT = 16  # public content: each round looks up more
 
 
@@ -83,13 +82,6 @@ def harness_overrides() -> dict[str, Any]:
         "answer_memory_size": KEPT,
         "share_memory_size": KEPT,
     }
-
-
-@pytest.fixture
-def few_recent_answers(harness: Harness) -> None:
-    """discord.py's cache of received messages at a small bound (the QA cog's memories of recent
-    answers are, by their settings: :func:`harness_overrides`)."""
-    keep_few_messages(harness, KEPT)
 
 
 def _between_rounds(requests: list[UpstreamRequest]) -> None:

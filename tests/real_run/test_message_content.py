@@ -8,7 +8,6 @@ says which setting and which portal switch, and no traceback.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -178,10 +177,8 @@ async def test_with_the_intent_refused_the_bot_exits_with_one_clear_error(
             assert refused.detail["code"] == DISALLOWED_INTENTS
             assert refused.detail["intents"] == default_intents(message_content=True).value
             status = await bot.exited(timeout=EXIT_AFTER_REFUSAL_SECONDS)
-            took = time.monotonic() - refused.at
 
     assert status == 2, bot.log()
-    assert took < EXIT_AFTER_REFUSAL_SECONDS
     log = bot.log()
     assert "Traceback" not in log, log
     errors = [line for line in log.splitlines() if " ERROR " in line]

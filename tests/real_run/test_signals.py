@@ -36,7 +36,7 @@ from bot.daily.planner import SchedulerConfig
 from bot.storage import Database
 from bot.storage.models import DailyClaimRow
 from devtools.discord.wire import BOT_PERMISSIONS, EPHEMERAL, JSON, MEMBER_PERMISSIONS
-from devtools.discord_standin import StandIn, running_standin
+from devtools.discord_standin import StandIn
 from devtools.discord_standin.rest import LOST
 from devtools.discord_standin.server import Delivered
 from devtools.discord_standin.world import Channel, Guild
@@ -49,7 +49,6 @@ from tests.support.real_run import (
     BotProcess,
     bot_env,
     embed_titles,
-    registered_commands,
     running_bot,
     seed_daily_post,
 )
@@ -72,14 +71,6 @@ def assert_clean(standin: StandIn, *bots: BotProcess, secrets: tuple[str, ...] =
             assert secret not in log, f"a secret is in the log of {bot.log_path.name}"
     assert standin.rest.problems == []
     assert standin.double_acknowledgements() == []
-
-
-@pytest.fixture
-async def standin(tmp_path: Path) -> AsyncIterator[StandIn]:
-    commands = await registered_commands(tmp_path)
-    async with running_standin() as standin:
-        standin.commands.register(commands)
-        yield standin
 
 
 # --- SIGTERM with answers in flight ----------------------------------------------------------

@@ -23,8 +23,10 @@ TOKEN_FIELD_ID = "account:token"
 
 
 def scraped(bot: MagisteriumBot, name: str, **labels: str) -> float:
-    """A sample of the bot's metrics text, as Prometheus scrapes it (0 when absent)."""
-    return sample_value(bot.metrics, name, **labels) or 0.0
+    """A sample of the bot's metrics text, as Prometheus scrapes it; it must be there."""
+    value = sample_value(bot.metrics, name, **labels)
+    assert value is not None, f"{name} {labels} is not exported"
+    return value
 
 
 def clock_ahead(bot: MagisteriumBot, seconds: float) -> None:
@@ -54,7 +56,7 @@ async def test_answers_in_time_are_timed_by_kind_and_not_late(harness: Harness) 
     for kind, count in {"command": 2, "autocomplete": 1, "component": 1, "modal": 1}.items():
         assert scraped(bot, f"{ACK}_count", kind=kind) == count, kind
         assert scraped(bot, f"{ACK}_bucket", kind=kind, le="1.0") == count, kind
-        assert scraped(bot, LATE, kind=kind) == 0, kind
+        assert sample_value(bot.metrics, LATE, kind=kind) is None, kind  # none late
     assert bot.acknowledgements.waiting == 0
 
 
@@ -77,12 +79,12 @@ async def test_an_interaction_never_answered_counts_late_once(harness: Harness) 
     assert result.rejected and result.visible_messages == []
 
     await bot.metrics_sampler.sample()  # still inside Discord's window: not judged yet
-    assert scraped(bot, LATE, kind="command") == 0
+    assert sample_value(bot.metrics, LATE, kind="command") is None  # none late
     assert bot.acknowledgements.waiting == 1
 
     clock_ahead(bot, GIVE_UP.total_seconds() + 1)
     await bot.metrics_sampler.sample()
     await bot.metrics_sampler.sample()
     assert scraped(bot, LATE, kind="command") == 1
-    assert scraped(bot, f"{ACK}_count", kind="command") == 0  # no answer to time
+    assert sample_value(bot.metrics, f"{ACK}_count", kind="command") is None  # no answer to time
     assert bot.acknowledgements.waiting == 0

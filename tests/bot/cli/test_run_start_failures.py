@@ -17,7 +17,15 @@ from pydantic import SecretStr
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.accounts import TokenCipher, TokenRegistry, generate_key
+from bot.accounts import (
+    MissingEncryptionKey,
+    StoredTokensNeedTheirKey,
+    TokenCipher,
+    TokenRegistry,
+    generate_key,
+)
+from bot.cli.start_failures import explain
+from bot.settings import Settings
 from bot.storage import Database
 from bot.storage.migrate import HEAD_REVISION
 from devtools.bench.real_run import BOT_SETTING_PREFIXES
@@ -154,6 +162,19 @@ async def test_stored_tokens_and_no_key(
         "1 token is stored but TOKEN_ENCRYPTION_KEY is not set: set it to the key they were "
         "stored with (a new key from `python -m bot genkey` cannot read them)"
     )
+
+
+def test_what_bot_start_raises_about_the_key_gets_the_same_advice() -> None:
+    """``sync`` (and ``run`` past its own checks) meet key errors only in what ``bot.start()``
+    raises: the stored tokens' key is asked for, never a new one that reads none of them."""
+    settings = Settings(_env_file=None, discord_token=SecretStr(DISCORD_TOKEN))  # type: ignore[call-arg]
+    stored = StoredTokensNeedTheirKey("1 token is stored but TOKEN_ENCRYPTION_KEY is not set")
+    failure = explain(stored, settings)
+    assert failure is not None and "set it to the key they were stored with" in str(failure)
+    about_to_store = MissingEncryptionKey(
+        "Sign in with Magisterium (PUBLIC_BASE_URL) stores tokens"
+    )
+    assert "`python -m bot genkey` makes a key" in str(explain(about_to_store, settings))
 
 
 async def test_stored_tokens_and_another_key(

@@ -82,6 +82,21 @@ async def test_forgotten_with_the_channel_and_with_the_server(store: AskChannelS
     assert await store.find(20) == AskChannel(20, ABBEY, TEXT)
 
 
+async def test_a_deleted_channel_that_was_none_costs_no_database_write(
+    store: AskChannelStore, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store.set(PARISH, 10, TEXT)
+    await store.find(10)  # loaded into memory
+
+    def down() -> object:
+        raise StorageUnavailable("a database write was attempted")
+
+    monkeypatch.setattr(database, "session", down)
+    assert await store.forget_channel(12) is False  # answered from memory
+    with pytest.raises(StorageUnavailable):
+        await store.forget_channel(10)  # an ask channel: deleted in the database
+
+
 async def test_a_new_process_reads_what_another_stored(
     store: AskChannelStore, database: Database
 ) -> None:

@@ -28,8 +28,10 @@ TICK_BOUND = 60.0
 
 
 def scraped(bot: MagisteriumBot, name: str, **labels: str) -> float:
-    """A sample of the bot's metrics text, as Prometheus scrapes it (0 when absent)."""
-    return sample_value(bot.metrics, name, **labels) or 0.0
+    """A sample of the bot's metrics text, as Prometheus scrapes it; it must be there."""
+    value = sample_value(bot.metrics, name, **labels)
+    assert value is not None, f"{name} {labels} is not exported"
+    return value
 
 
 def cog(harness: Harness, name: str = "DailyCog") -> Any:

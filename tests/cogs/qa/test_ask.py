@@ -10,7 +10,6 @@ from pydantic import SecretStr
 from cogs.qa.followups import EXPIRED_TEXT, NEW_CONVERSATION_ID, QUESTION_FIELD_ID
 from devtools.discord import Harness, InteractionResult
 from devtools.discord.fixtures import OPERATOR_TOKEN
-from devtools.discord.threads import FakeThreads
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.cogs.qa.recent import recent_answers_of
 from tests.support.embed_parts import assert_not_shown, assert_shown, shown
@@ -119,11 +118,10 @@ async def test_related_click_reuses_the_first_answers_context_id(
 
 
 async def test_related_click_answers_in_a_thread_on_the_answer(
-    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, fake: FakeMagisterium
 ) -> None:
     first = await harness.slash("ask", question=QUESTION)
-    threads = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", threads)
+    threads = harness.threads
     sent_before = len(harness.channel_messages)
     clicked = await harness.click(first, related_ids(first)[0], user=harness.user(name="other"))
     assert [t["message_id"] for t in threads.opened] == [first.message.id]  # type: ignore[union-attr]

@@ -51,10 +51,8 @@ def bot_role(harness: Harness) -> discord.Role:
 
 
 @pytest.fixture
-def threads(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> FakeThreads:
-    opened = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", opened)
-    return opened
+def threads(harness: Harness) -> FakeThreads:
+    return harness.threads
 
 
 def services(harness: Harness) -> Services:

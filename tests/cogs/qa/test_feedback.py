@@ -15,7 +15,6 @@ from bot.storage.models import AnswerFeedbackRow
 from cogs.qa.followups import NEW_CONVERSATION_ID, QUESTION_FIELD_ID, answer_view
 from cogs.qa.memory import RecentAnswers
 from devtools.discord import Harness, InteractionResult, SentMessage
-from devtools.discord.threads import FakeThreads
 from devtools.discord.wire import walk_components
 from tests.support.embed_parts import field_value, shown
 from tests.support.fakes import wrap_locales
@@ -82,9 +81,7 @@ async def test_an_answer_has_helpful_and_not_helpful_beside_its_actions(harness:
     assert await votes(harness) == []  # nothing is stored before someone votes
 
 
-async def test_every_entry_point_carries_the_buttons(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_every_entry_point_carries_the_buttons(harness: Harness) -> None:
     private = await harness.slash("ask", question=QUESTION, private=True)
     buttons_of(private.message)
     posted = await harness.post(harness.default_user, "What does the Church teach about baptism?")
@@ -94,8 +91,6 @@ async def test_every_entry_point_carries_the_buttons(
     asked = await harness.submit_modal(form, {QUESTION_FIELD_ID: "What is prayer?"})
     buttons_of(asked.message)
     public = await harness.slash("ask", question=QUESTION)
-    threads = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", threads)
     assert public.message is not None
     related = next(c for c in public.message.custom_ids if c.startswith("qa:rel:"))
     before = len(harness.channel_messages)

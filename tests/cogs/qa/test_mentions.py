@@ -24,7 +24,6 @@ from cogs.qa.followups import NEW_CONVERSATION_ID
 from cogs.qa.mentions import MENTIONS_COG_NAME, MentionsCog
 from devtools.discord import Harness, MessageExchange, SentMessage
 from devtools.discord.fixtures import OPERATOR_TOKEN
-from devtools.discord.threads import FakeThreads
 from devtools.fake_magisterium import FakeMagisterium, Fault
 from tests.support.embed_parts import shown
 from tests.support.fakes import FakeWallClock, wrap_locales
@@ -397,7 +396,7 @@ async def test_a_reply_without_the_ping_is_not_seen(
 
 
 async def test_a_public_ask_answer_and_its_related_thread_continue(
-    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, fake: FakeMagisterium
 ) -> None:
     user = harness.user()
     result = await harness.slash("ask", user=user, question=QUESTION)
@@ -408,8 +407,7 @@ async def test_a_public_ask_answer_and_its_related_thread_continue(
     the_reply(replied)
     assert asked(fake)[-1].context_id == context
 
-    threads = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", threads)
+    threads = harness.threads
     related = next(i for i in result.message.custom_ids if i.startswith("qa:rel:"))
     await harness.click(result.message, related, user=harness.user(name="clicker"))
     (opened,) = threads.opened
@@ -509,13 +507,12 @@ async def test_a_reply_to_an_old_message_of_the_bots_that_is_no_answer_has_no_no
 
 
 async def test_a_mention_in_the_bots_thread_after_24_hours_starts_it_anew_with_a_note(
-    harness: Harness, fake: FakeMagisterium, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, fake: FakeMagisterium
 ) -> None:
     user = harness.user()
     result = await harness.slash("ask", user=user, question=QUESTION)
     assert result.message is not None
-    threads = FakeThreads(harness)
-    monkeypatch.setattr(harness.bot.http, "start_thread_with_message", threads)
+    threads = harness.threads
     related = next(i for i in result.message.custom_ids if i.startswith("qa:rel:"))
     await harness.click(result.message, related, user=user)
     thread = harness.guild.get_thread(int(threads.opened[0]["id"]))

@@ -122,6 +122,21 @@ async def test_a_channel_message_discord_would_refuse_is_refused(
     assert channel.messages == []
 
 
+async def test_typing_in_a_channel_that_does_not_exist_is_unknown_channel(
+    standin: StandIn,
+) -> None:
+    channel = standin.world.add_guild("Parish").channels[0]
+    headers = {"Authorization": f"Bot {standin.token}"}
+    known, unknown = (f"{standin.api_base}/channels/{c}/typing" for c in (channel.id, 1234))
+    async with aiohttp.ClientSession() as http:
+        async with http.post(known, headers=headers) as response:
+            assert response.status == 204
+        async with http.post(unknown, headers=headers) as response:
+            answer = await response.json()
+            assert response.status == 404
+            assert answer == {"message": "Unknown Channel", "code": 10003}
+
+
 async def test_enforce_nonce_returns_the_earlier_message(standin: StandIn) -> None:
     channel = standin.world.add_guild("Parish").channels[0]
     body = {

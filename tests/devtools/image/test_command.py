@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from devtools.image import DEFAULT_TAG, DEFAULT_WORKDIR, command
 from devtools.image.base import Base
 from devtools.image.buildah import ImageFacts
 from devtools.image.check import Figures
+from devtools.provision import Machine
 
 FACTS = ImageFacts(
     user="10001:10001",
@@ -68,6 +71,50 @@ def test_without_root_it_says_how_to_run_it_in_one_line(
     assert command.run("t", None, Path("/nowhere")) == 2
     [line] = capsys.readouterr().out.splitlines()
     assert line.startswith("[devtools image] needs root") and "sudo" in line
+
+
+def test_a_missing_buildah_is_installed_with_apt_get_or_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    present = {"unshare", "mount", "chroot", "tar", "debootstrap"}
+    ran: list[list[str]] = []
+
+    def which(tool: str) -> str | None:
+        return f"/usr/bin/{tool}" if tool in present else None
+
+    def run(argv: Sequence[str]) -> int:
+        ran.append(list(argv))
+        return 0
+
+    def machine() -> Machine:
+        return Machine(run=run, which=which, is_root=lambda: True)
+
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", which)
+    monkeypatch.setattr(command, "Machine", machine)
+    assert command.run("t", None, Path("/nowhere")) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        "[devtools image] installing buildah (apt-get)",
+        "[devtools image] buildah (no apt-get): install Debian's buildah; "
+        "the image's build and check fail until then",
+    ]
+    assert ran == []
+
+    present.add("apt-get")
+    assert command.cannot_run_here(lambda line: None) is None
+    assert ran == [
+        ["apt-get", "update", "-q"],
+        [
+            "env",
+            "DEBIAN_FRONTEND=noninteractive",
+            "apt-get",
+            "install",
+            "-y",
+            "-q",
+            "--no-install-recommends",
+            "buildah",
+        ],
+    ]
 
 
 def test_the_figures_say_size_layers_user_build_start_memory_and_stop() -> None:
